@@ -1,0 +1,75 @@
+# The two commands a user needs: `make serve` and `make test`. Both install
+# what is missing first (Debian packages, the venv, baton itself).
+
+PYTHON      := /usr/bin/python3
+VENV        := .venv
+VENV_PY     := $(VENV)/bin/python
+BATON       := $(VENV)/bin/baton
+HOST        ?= 127.0.0.1
+PORT        ?= 8000
+SUITE       ?= default
+
+# Debian packages for building and testing (checked, installed if missing).
+DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv python3-mesonpy \
+	libgtest-dev python3-pytest python3-pytest-timeout python3-httpx python3-flask \
+	python3-django python3-psutil curl
+# Extra packages the benchmarks need (peers, load generator, plots).
+BENCH_PACKAGES := wrk uwsgi-core uwsgi-plugin-python3 gunicorn python3-matplotlib util-linux
+
+SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
+
+.PHONY: all deps bench-deps build serve test unit asan pytest bench clean
+
+all: build
+
+deps: .stamp-deps
+.stamp-deps: Makefile
+	@$(PYTHON) tools/ensure_packages.py $(DEBIAN_PACKAGES)
+	@touch $@
+
+bench-deps:
+	@$(PYTHON) tools/ensure_packages.py $(BENCH_PACKAGES)
+
+$(VENV_PY): | .stamp-deps
+	$(PYTHON) -m venv --system-site-packages $(VENV)
+
+# Built offline: meson-python comes from Debian, nothing is downloaded.
+$(BATON): $(VENV_PY) $(SOURCES)
+	$(VENV_PY) -m pip install --quiet --no-build-isolation --no-deps --no-index \
+		--config-settings=builddir=build/py .
+	@touch $@
+
+build: $(BATON)
+
+serve: build
+	$(BATON) apps.demo.app:application --host $(HOST) --port $(PORT)
+
+build/unit/build.ninja: | .stamp-deps
+	meson setup build/unit -Dpython=false -Dtests=true --buildtype=debugoptimized
+
+build/asan/build.ninja: | .stamp-deps
+	meson setup build/asan -Dpython=false -Dtests=true --buildtype=debug \
+		-Db_sanitize=address,undefined -Db_lundef=false
+
+unit: build/unit/build.ninja tests/conformance/corpus.txt
+	ninja -C build/unit
+	meson test -C build/unit --print-errorlogs
+
+# The core's unit tests and the corpus replay, under AddressSanitizer and UBSan.
+asan: build/asan/build.ninja tests/conformance/corpus.txt
+	ninja -C build/asan
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 meson test -C build/asan --print-errorlogs
+
+tests/conformance/corpus.txt: tools/corpus_to_text.py
+	$(PYTHON) tools/corpus_to_text.py $@
+
+pytest: build
+	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench -p no:cacheprovider
+
+test: build unit asan pytest
+
+bench: build bench-deps
+	$(VENV_PY) bench/run.py --suite $(SUITE)
+
+clean:
+	rm -rf build $(VENV) .stamp-deps tests/conformance/corpus.txt

@@ -1,0 +1,36 @@
+"""The baton command: parse options, load the app, bind, serve."""
+
+from __future__ import annotations
+
+import sys
+
+from baton import config as config_module
+from baton import loading, logging_setup
+
+
+def fail(message: str) -> int:
+    print(f"baton: error: {message}", file=sys.stderr)
+    return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    config = config_module.resolve(argv)
+    logging_setup.configure(config.log_level)
+    app = None
+    if not config.native_hello:
+        try:
+            app = loading.load(config.app, config.factory, config.interface)
+        except loading.AppLoadError as error:
+            return fail(str(error))
+    from baton import serve  # imports the extension; kept out of --help's path
+
+    try:
+        sock = serve.bind(config)
+    except OSError as error:
+        return fail(f"cannot listen on {config.bind_description}: {error.strerror or error}")
+    serve.run(config, app, sock)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

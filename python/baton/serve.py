@@ -1,0 +1,75 @@
+"""Binding the listening socket and running the native server."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+
+from baton import _baton, logging_setup
+from baton.config import Config
+
+logger = logging_setup.logger
+
+
+def bind(config: Config) -> socket.socket:
+    """Returns a listening socket. Raises OSError with a message for the user."""
+    if config.uds:
+        path = config.uds
+        try:
+            if stat.S_ISSOCK(os.stat(path).st_mode):
+                os.unlink(path)  # a stale socket from an earlier run
+        except FileNotFoundError:
+            pass
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.bind(path)
+            sock.listen(config.backlog)
+        except OSError:
+            sock.close()
+            raise
+        return sock
+    infos = socket.getaddrinfo(config.host, config.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(config.backlog)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def run(config: Config, app, sock: socket.socket) -> None:
+    if sock.family == socket.AF_UNIX:
+        server_name, server_port = "localhost", ""
+    else:
+        server_name, server_port = sock.getsockname()[:2]
+    what = "the native hello route" if config.native_hello else config.app
+    logger.info("baton serving %s on %s (pid %d)", what, config.bind_description, os.getpid())
+    _baton.serve(
+        app,
+        [sock.fileno()],
+        native_hello=config.native_hello,
+        keep_alive_timeout=config.keep_alive_timeout,
+        header_read_timeout=config.header_read_timeout,
+        graceful_timeout=config.graceful_timeout,
+        max_header_size=config.max_header_size,
+        max_headers=config.max_headers,
+        max_body_size=config.max_body_size,
+        root_path=config.root_path,
+        server_name=str(server_name),
+        server_port=str(server_port),
+        log_level=logging_setup.logging.getLevelName(config.log_level.upper()),
+        log_exception=logging_setup.log_exception,
+    )
+    # The server closed the listener when shutdown began.
+    sock.detach()
+    if config.uds:
+        try:
+            os.unlink(config.uds)
+        except OSError:
+            pass
+    logger.info("baton stopped")

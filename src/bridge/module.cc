@@ -1,0 +1,140 @@
+// The _baton extension module: serve() runs one worker's server in the
+// calling thread until a graceful stop, in the inline shape (the loop
+// thread holds the GIL except while it waits for events).
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bridge/py_ref.h"
+#include "bridge/wsgi.h"
+#include "bridge/wsgi_handler.h"
+#include "core/server/native_hello.h"
+#include "core/server/server.h"
+#include "core/util/log.h"
+
+namespace baton::bridge {
+namespace {
+
+struct gil_release {
+  PyThreadState* state = nullptr;
+  static void before(void* self) { static_cast<gil_release*>(self)->state = PyEval_SaveThread(); }
+  static void after(void* self) { PyEval_RestoreThread(static_cast<gil_release*>(self)->state); }
+};
+
+int to_ms(double seconds) { return seconds <= 0 ? 0 : static_cast<int>(seconds * 1000.0 + 0.5); }
+
+PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
+  static const char* keywords[] = {"app", "listeners", "native_hello", "keep_alive_timeout",
+                                   "header_read_timeout", "body_read_timeout", "write_timeout",
+                                   "graceful_timeout", "max_header_size", "max_headers", "max_body_size",
+                                   "root_path", "server_name", "server_port", "url_scheme", "log_level",
+                                   "log_exception", "multiprocess", nullptr};
+  PyObject* app = Py_None;
+  PyObject* listeners = nullptr;
+  int native = 0;
+  double keep_alive = 5.0, header_read = 10.0, body_read = 30.0, write_timeout = 30.0, graceful = 5.0;
+  Py_ssize_t max_header_size = 32768, max_headers = 100;
+  long long max_body = 0;
+  const char* root_path = "";
+  const char* server_name = "127.0.0.1";
+  const char* server_port = "8000";
+  const char* url_scheme = "http";
+  int log_level = 20;
+  PyObject* log_exception = Py_None;
+  int multiprocess = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$pdddddnnLssssiOp:serve", const_cast<char**>(keywords), &app,
+                                   &listeners, &native, &keep_alive, &header_read, &body_read, &write_timeout,
+                                   &graceful, &max_header_size, &max_headers, &max_body, &root_path, &server_name,
+                                   &server_port, &url_scheme, &log_level, &log_exception, &multiprocess)) {
+    return nullptr;
+  }
+  std::vector<int> fds;
+  py_ref seq = py_ref::steal(PySequence_Fast(listeners, "listeners must be a sequence of file descriptors"));
+  if (!seq) return nullptr;
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq.get()); ++i) {
+    long fd = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq.get(), i));
+    if (fd == -1 && PyErr_Occurred()) return nullptr;
+    fds.push_back(static_cast<int>(fd));
+  }
+  if (fds.empty()) {
+    PyErr_SetString(PyExc_ValueError, "no listening sockets");
+    return nullptr;
+  }
+  if (max_headers < 1 || max_header_size < 256) {
+    PyErr_SetString(PyExc_ValueError, "max_headers must be >= 1 and max_header_size >= 256");
+    return nullptr;
+  }
+  log::set_level(static_cast<log::level>(log_level));
+
+  server::server_config config;
+  http1::connection_settings& cs = config.connection;
+  cs.keep_alive_timeout_ms = to_ms(keep_alive);
+  cs.header_read_timeout_ms = to_ms(header_read);
+  cs.body_read_timeout_ms = to_ms(body_read);
+  cs.write_timeout_ms = to_ms(write_timeout);
+  cs.request_limits.max_header_bytes = static_cast<size_t>(max_header_size);
+  cs.request_limits.max_request_line = std::min<size_t>(8192, static_cast<size_t>(max_header_size));
+  cs.request_limits.max_headers = static_cast<size_t>(max_headers);
+  cs.request_limits.max_body = max_body > 0 ? static_cast<uint64_t>(max_body) : 0;
+  config.graceful_timeout_ms = to_ms(graceful);
+
+  try {
+    std::unique_ptr<wsgi_handler> wsgi;
+    server::native_hello hello;
+    http1::request_handler* handler = &hello;
+    if (!native) {
+      wsgi_options options;
+      options.app = app;
+      options.log_exception = log_exception == Py_None ? nullptr : log_exception;
+      options.root_path = root_path;
+      options.server_name = server_name;
+      options.server_port = server_port;
+      options.url_scheme = url_scheme;
+      options.multiprocess = multiprocess != 0;
+      wsgi = wsgi_handler::create(options);
+      if (!wsgi) return nullptr;
+      handler = wsgi.get();
+    }
+    server::server s(config, *handler, fds);
+    gil_release release;
+    if (native) {
+      // Nothing on this path touches Python: run the whole loop detached.
+      Py_BEGIN_ALLOW_THREADS
+      s.run();
+      Py_END_ALLOW_THREADS
+    } else {
+      s.event_loop().set_wait_hooks({&gil_release::before, &gil_release::after, &release});
+      s.run();
+    }
+  } catch (const std::exception& e) {
+    PyErr_Format(PyExc_RuntimeError, "baton server failed: %s", e.what());
+    return nullptr;
+  }
+  Py_RETURN_NONE;
+}
+
+PyMethodDef module_methods[] = {
+    {"serve", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(serve)), METH_VARARGS | METH_KEYWORDS,
+     "serve(app, listeners, **options): run one worker until a graceful stop"},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_baton", "Baton's native server", -1, module_methods,
+                          nullptr, nullptr, nullptr, nullptr};
+
+}  // namespace
+}  // namespace baton::bridge
+
+PyMODINIT_FUNC PyInit__baton() {
+  if (!baton::bridge::wsgi_types_ready()) return nullptr;
+  PyObject* m = PyModule_Create(&baton::bridge::module_def);
+  if (m == nullptr) return nullptr;
+  Py_INCREF(&baton::bridge::file_wrapper_type);
+  if (PyModule_AddObject(m, "FileWrapper", reinterpret_cast<PyObject*>(&baton::bridge::file_wrapper_type)) < 0) {
+    Py_DECREF(&baton::bridge::file_wrapper_type);
+    Py_DECREF(m);
+    return nullptr;
+  }
+  return m;
+}

@@ -1,0 +1,193 @@
+// start_response(status, headers, exc_info=None) and the write() callable.
+#include "bridge/wsgi.h"
+#include "core/http1/response.h"
+
+namespace baton::bridge {
+namespace {
+
+struct start_response_object {
+  PyObject_HEAD
+  wsgi_call* call;
+  PyObject* write;  // the bound write() callable, made once per object
+};
+
+wsgi_call* live_call(PyObject* self) {
+  wsgi_call* call = reinterpret_cast<start_response_object*>(self)->call;
+  if (call == nullptr) PyErr_SetString(PyExc_RuntimeError, "start_response used after its request ended");
+  return call;
+}
+
+// A str whose characters all fit in latin-1 is stored one byte per
+// character, and those bytes are its latin-1 encoding: no copy needed.
+bool latin1_view(PyObject* s, std::string_view& out, const char* what) {
+  if (!PyUnicode_Check(s)) {
+    PyErr_Format(PyExc_TypeError, "%s must be str, not %.100s", what, Py_TYPE(s)->tp_name);
+    return false;
+  }
+  if (PyUnicode_KIND(s) != PyUnicode_1BYTE_KIND) {
+    PyErr_Format(PyExc_ValueError, "%s is not latin-1: %R", what, s);
+    return false;
+  }
+  out = {static_cast<const char*>(PyUnicode_DATA(s)), static_cast<size_t>(PyUnicode_GET_LENGTH(s))};
+  return true;
+}
+
+PyObject* write_callable(PyObject* self, PyObject* data) {
+  wsgi_call* call = live_call(self);
+  if (call == nullptr) return nullptr;
+  if (!PyBytes_Check(data)) {
+    PyErr_Format(PyExc_TypeError, "write() takes bytes, not %.100s", Py_TYPE(data)->tp_name);
+    return nullptr;
+  }
+  if (!wsgi_prepare_head(*call)) return nullptr;
+  bool ok = call->ex->write_body(PyBytes_AS_STRING(data), static_cast<size_t>(PyBytes_GET_SIZE(data)));
+  if (ok) {
+    Py_BEGIN_ALLOW_THREADS
+    ok = call->ex->flush();
+    Py_END_ALLOW_THREADS
+  }
+  if (!ok) {
+    PyErr_SetString(PyExc_OSError, "client disconnected");
+    return nullptr;
+  }
+  Py_RETURN_NONE;
+}
+
+PyMethodDef write_def = {"write", write_callable, METH_O, "write(data: bytes): send part of the body"};
+
+PyObject* start_response_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* keywords[] = {"status", "headers", "exc_info", nullptr};
+  PyObject* status = nullptr;
+  PyObject* headers = nullptr;
+  PyObject* exc_info = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:start_response", const_cast<char**>(keywords), &status,
+                                   &headers, &exc_info)) {
+    return nullptr;
+  }
+  wsgi_call* call = live_call(self);
+  if (call == nullptr) return nullptr;
+  if (exc_info != Py_None) {
+    if (call->ex->response_committed()) {
+      // PEP 3333: too late to change the answer; re-raise the app's error.
+      if (!PyTuple_Check(exc_info) || PyTuple_GET_SIZE(exc_info) != 3) {
+        PyErr_SetString(PyExc_TypeError, "exc_info must be a 3-tuple");
+        return nullptr;
+      }
+      PyObject* type = PyTuple_GET_ITEM(exc_info, 0);
+      PyObject* value = PyTuple_GET_ITEM(exc_info, 1);
+      PyObject* tb = PyTuple_GET_ITEM(exc_info, 2);
+      Py_XINCREF(type);
+      Py_XINCREF(value);
+      Py_XINCREF(tb);
+      PyErr_Restore(type, value, tb == Py_None ? nullptr : tb);
+      if (tb == Py_None) Py_DECREF(tb);
+      return nullptr;
+    }
+  } else if (call->started) {
+    PyErr_SetString(PyExc_RuntimeError, "start_response called a second time without exc_info");
+    return nullptr;
+  }
+  if (!PyUnicode_Check(status)) {
+    PyErr_Format(PyExc_TypeError, "status must be str, not %.100s", Py_TYPE(status)->tp_name);
+    return nullptr;
+  }
+  if (!PyList_Check(headers)) {
+    PyErr_Format(PyExc_TypeError, "headers must be a list, not %.100s", Py_TYPE(headers)->tp_name);
+    return nullptr;
+  }
+  call->status = py_ref::borrow(status);
+  call->headers = py_ref::borrow(headers);
+  call->started = true;
+  call->head_prepared = false;
+  auto* o = reinterpret_cast<start_response_object*>(self);
+  if (o->write == nullptr) {
+    o->write = PyCFunction_New(&write_def, self);
+    if (o->write == nullptr) return nullptr;
+  }
+  Py_INCREF(o->write);
+  return o->write;
+}
+
+void start_response_dealloc(PyObject* self) {
+  auto* o = reinterpret_cast<start_response_object*>(self);
+  PyObject_GC_UnTrack(self);
+  Py_CLEAR(o->write);
+  PyObject_GC_Del(self);
+}
+
+int start_response_traverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(reinterpret_cast<start_response_object*>(self)->write);
+  return 0;
+}
+
+int start_response_clear(PyObject* self) {
+  Py_CLEAR(reinterpret_cast<start_response_object*>(self)->write);
+  return 0;
+}
+
+}  // namespace
+
+PyTypeObject start_response_type = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "baton._baton.StartResponse";
+  t.tp_basicsize = sizeof(start_response_object);
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
+  t.tp_doc = "start_response(status, headers, exc_info=None) -> write";
+  t.tp_call = start_response_call;
+  t.tp_dealloc = start_response_dealloc;
+  t.tp_traverse = start_response_traverse;
+  t.tp_clear = start_response_clear;
+  return t;
+}();
+
+PyObject* start_response_new(wsgi_call* call) {
+  auto* o = PyObject_GC_New(start_response_object, &start_response_type);
+  if (o == nullptr) return nullptr;
+  o->call = call;
+  o->write = nullptr;
+  PyObject_GC_Track(o);
+  return reinterpret_cast<PyObject*>(o);
+}
+
+void start_response_disarm(PyObject* self) { reinterpret_cast<start_response_object*>(self)->call = nullptr; }
+void start_response_rearm(PyObject* self, wsgi_call* call) {
+  reinterpret_cast<start_response_object*>(self)->call = call;
+}
+
+bool wsgi_prepare_head(wsgi_call& call) {
+  if (call.head_prepared) return true;
+  if (!call.started) {
+    PyErr_SetString(PyExc_RuntimeError, "the application produced a body before calling start_response");
+    return false;
+  }
+  std::string_view status;
+  if (!latin1_view(call.status.get(), status, "status")) return false;
+  int code = http1::parse_status_line(status);
+  if (code == 0 || status.size() < 5) {
+    PyErr_Format(PyExc_ValueError, "invalid status line %R", call.status.get());
+    return false;
+  }
+  call.status_code = code;
+  call.ex->begin_response(code, status);
+  PyObject* headers = call.headers.get();
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(headers); ++i) {
+    PyObject* item = PyList_GET_ITEM(headers, i);
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
+      PyErr_Format(PyExc_TypeError, "each header must be a (name, value) tuple, got %R", item);
+      return false;
+    }
+    std::string_view name, value;
+    if (!latin1_view(PyTuple_GET_ITEM(item, 0), name, "header name") ||
+        !latin1_view(PyTuple_GET_ITEM(item, 1), value, "header value")) {
+      return false;
+    }
+    if (!call.ex->add_header(name, value)) {
+      PyErr_Format(PyExc_ValueError, "invalid response header %R", item);
+      return false;
+    }
+  }
+  call.head_prepared = true;
+  return true;
+}
+
+}  // namespace baton::bridge

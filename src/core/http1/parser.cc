@@ -1,0 +1,357 @@
+#include "core/http1/parser.h"
+
+#include <array>
+#include <cstring>
+
+namespace baton::http1 {
+namespace {
+
+constexpr std::array<bool, 256> make_token_table() {
+  std::array<bool, 256> t{};
+  for (int c = '0'; c <= '9'; ++c) t[c] = true;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = true;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = true;
+  for (char c : std::string_view("!#$%&'*+-.^_`|~")) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}
+
+constexpr std::array<bool, 256> make_field_value_table() {
+  std::array<bool, 256> t{};
+  t['\t'] = true;
+  for (int c = 0x20; c <= 0x7e; ++c) t[c] = true;
+  for (int c = 0x80; c <= 0xff; ++c) t[c] = true;  // obs-text
+  return t;
+}
+
+constexpr auto token_table = make_token_table();
+constexpr auto field_value_table = make_field_value_table();
+
+parse_result fail(int status, const char* reason) {
+  return {parse_status::error, status, reason};
+}
+
+inline char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+std::string_view trim_ows(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// Calls fn(element) for each non-empty element of a comma-separated list
+// (RFC 9110 section 5.6.1: recipients ignore empty elements).
+template <typename Fn>
+void for_each_list_element(std::string_view list, Fn&& fn) {
+  while (!list.empty()) {
+    size_t comma = list.find(',');
+    std::string_view element = trim_ows(list.substr(0, comma));
+    if (!element.empty()) fn(element);
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+}
+
+bool parse_decimal(std::string_view s, uint64_t& out) {
+  if (s.empty() || s.size() > 18) return false;  // 18 digits cannot overflow
+  uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  out = v;
+  return true;
+}
+
+// Splits an origin-form or absolute-form path into path and query, dropping
+// a fragment (never sent by conforming clients, tolerated here as by most servers).
+void split_path_query(std::string_view rest, request& out) {
+  size_t hash = rest.find('#');
+  if (hash != std::string_view::npos) rest = rest.substr(0, hash);
+  size_t q = rest.find('?');
+  if (q == std::string_view::npos) {
+    out.path = rest;
+    out.query = {};
+  } else {
+    out.path = rest.substr(0, q);
+    out.query = rest.substr(q + 1);
+  }
+}
+
+bool starts_with_ignore_case(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && equals_ignore_case(s.substr(0, prefix.size()), prefix);
+}
+
+parse_result parse_target(std::string_view target, request& out) {
+  for (unsigned char c : target) {
+    if (c < 0x21 || c > 0x7e) return fail(400, "invalid octet in request-target");
+  }
+  if (target.front() == '/') {
+    out.form = target_form::origin;
+    split_path_query(target, out);
+    return {parse_status::complete};
+  }
+  if (target == "*") {
+    if (out.method != "OPTIONS") return fail(400, "asterisk-form is only for OPTIONS");
+    out.form = target_form::asterisk;
+    out.path = {};
+    return {parse_status::complete};
+  }
+  if (out.method == "CONNECT") {
+    // authority-form: host ":" port, nothing else.
+    size_t colon = target.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 == target.size()) {
+      return fail(400, "CONNECT needs authority-form");
+    }
+    for (char c : target.substr(colon + 1)) {
+      if (c < '0' || c > '9') return fail(400, "bad port in authority-form");
+    }
+    if (target.find_first_of("/?#@") != std::string_view::npos) {
+      return fail(400, "bad authority-form");
+    }
+    out.form = target_form::authority;
+    out.path = {};
+    return {parse_status::complete};
+  }
+  size_t scheme_len = 0;
+  if (starts_with_ignore_case(target, "http://")) scheme_len = 7;
+  else if (starts_with_ignore_case(target, "https://")) scheme_len = 8;
+  if (scheme_len == 0) return fail(400, "unsupported request-target form");
+  std::string_view rest = target.substr(scheme_len);
+  size_t path_start = rest.find_first_of("/?#");
+  std::string_view authority = rest.substr(0, path_start);
+  if (authority.empty()) return fail(400, "absolute-form without authority");
+  out.form = target_form::absolute;
+  if (path_start == std::string_view::npos) {
+    out.path = "/";
+    out.query = {};
+  } else {
+    split_path_query(rest.substr(path_start), out);
+    if (out.path.empty()) out.path = "/";
+  }
+  return {parse_status::complete};
+}
+
+parse_result parse_request_line(std::string_view line, request& out) {
+  size_t i = 0;
+  while (i < line.size() && token_table[static_cast<unsigned char>(line[i])]) ++i;
+  if (i == 0 || i == line.size() || line[i] != ' ') return fail(400, "invalid method");
+  out.method = line.substr(0, i);
+  out.is_head = out.method == "HEAD";
+  size_t target_start = i + 1;
+  size_t target_end = line.find(' ', target_start);
+  if (target_end == std::string_view::npos || target_end == target_start) {
+    return fail(400, "invalid request-line");
+  }
+  out.target = line.substr(target_start, target_end - target_start);
+  std::string_view version = line.substr(target_end + 1);
+  if (version.size() != 8 || version.substr(0, 5) != "HTTP/" || version[6] != '.' ||
+      version[5] < '0' || version[5] > '9' || version[7] < '0' || version[7] > '9') {
+    return fail(400, "invalid HTTP-version");
+  }
+  if (version[5] != '1') return fail(505, "HTTP version not supported");
+  out.version_minor = static_cast<uint8_t>(version[7] - '0');
+  if (out.version_minor > 1) out.version_minor = 1;  // a 1.x server answers higher minors as 1.1
+  return parse_target(out.target, out);
+}
+
+struct header_facts {
+  int host_count = 0;
+  int content_type_count = 0;
+  bool has_content_length = false;
+  bool has_transfer_encoding = false;
+  bool connection_close = false;
+  bool connection_keep_alive = false;
+  uint64_t content_length = 0;
+  std::string_view transfer_encodings[8];
+  int transfer_encoding_count = 0;
+};
+
+parse_result note_header(const header& h, header_facts& facts, request& out) {
+  std::string_view n = h.name;
+  switch (n.size()) {
+    case 4:
+      if (equals_ignore_case(n, "host")) ++facts.host_count;
+      break;
+    case 6:
+      if (equals_ignore_case(n, "expect")) {
+        if (!equals_ignore_case(h.value, "100-continue")) return fail(417, "unsupported expectation");
+        out.expect_continue = true;
+      }
+      break;
+    case 10:
+      if (equals_ignore_case(n, "connection")) {
+        for_each_list_element(h.value, [&](std::string_view token) {
+          if (equals_ignore_case(token, "close")) facts.connection_close = true;
+          else if (equals_ignore_case(token, "keep-alive")) facts.connection_keep_alive = true;
+          else if (equals_ignore_case(token, "upgrade")) out.upgrade = true;
+        });
+      }
+      break;
+    case 12:
+      if (equals_ignore_case(n, "content-type")) ++facts.content_type_count;
+      break;
+    case 14:
+      if (equals_ignore_case(n, "content-length")) {
+        uint64_t value = 0;
+        if (!parse_decimal(h.value, value)) return fail(400, "invalid Content-Length");
+        if (facts.has_content_length && value != facts.content_length) {
+          return fail(400, "differing Content-Length values");
+        }
+        facts.has_content_length = true;
+        facts.content_length = value;
+      }
+      break;
+    case 17:
+      if (equals_ignore_case(n, "transfer-encoding")) {
+        facts.has_transfer_encoding = true;
+        if (facts.transfer_encoding_count == 8) return fail(400, "too many Transfer-Encoding fields");
+        facts.transfer_encodings[facts.transfer_encoding_count++] = h.value;
+      }
+      break;
+    default:
+      break;
+  }
+  return {parse_status::complete};
+}
+
+// RFC 9112 section 6: the framing a request's header fields describe.
+parse_result decide_framing(const header_facts& facts, const limits& lim, request& out) {
+  if (facts.host_count > 1) return fail(400, "more than one Host");
+  if (facts.host_count == 0 && out.version_minor == 1) return fail(400, "HTTP/1.1 request without Host");
+  if (facts.content_type_count > 1) return fail(400, "more than one Content-Type");
+  if (facts.has_transfer_encoding) {
+    if (facts.has_content_length) return fail(400, "both Content-Length and Transfer-Encoding");
+    if (out.version_minor == 0) return fail(400, "Transfer-Encoding in an HTTP/1.0 request");
+    int chunked_count = 0;
+    bool unknown = false;
+    bool last_is_chunked = false;
+    for (int i = 0; i < facts.transfer_encoding_count; ++i) {
+      for_each_list_element(facts.transfer_encodings[i], [&](std::string_view coding) {
+        size_t semicolon = coding.find(';');
+        coding = trim_ows(coding.substr(0, semicolon));
+        last_is_chunked = equals_ignore_case(coding, "chunked");
+        if (last_is_chunked) ++chunked_count;
+        else unknown = true;
+      });
+    }
+    if (!last_is_chunked) return fail(400, "Transfer-Encoding does not end in chunked");
+    if (chunked_count > 1) return fail(400, "chunked applied more than once");
+    if (unknown) return fail(501, "unsupported transfer coding");
+    out.framing = body_framing::chunked;
+  } else if (facts.has_content_length) {
+    if (lim.max_body != 0 && facts.content_length > lim.max_body) return fail(413, "body too large");
+    out.content_length = facts.content_length;
+    out.framing = facts.content_length == 0 ? body_framing::none : body_framing::length;
+  }
+  if (out.version_minor == 1) {
+    out.keep_alive = !facts.connection_close;
+  } else {
+    out.keep_alive = facts.connection_keep_alive && !facts.connection_close;
+    out.expect_continue = false;  // an HTTP/1.0 client does not wait for 100
+  }
+  return {parse_status::complete};
+}
+
+parse_result parse_header_line(std::string_view line, header& h) {
+  if (line.front() == ' ' || line.front() == '\t') return fail(400, "obsolete line folding");
+  size_t i = 0;
+  while (i < line.size() && token_table[static_cast<unsigned char>(line[i])]) ++i;
+  if (i == line.size() || line[i] != ':') {
+    return fail(400, (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+                         ? "whitespace before colon"
+                         : "invalid header name");
+  }
+  if (i == 0) return fail(400, "empty header name");
+  h.name = line.substr(0, i);
+  std::string_view value = line.substr(i + 1);
+  for (unsigned char c : value) {
+    if (!field_value_table[c]) return fail(400, "invalid octet in header value");
+  }
+  h.value = trim_ows(value);
+  return {parse_status::complete};
+}
+
+}  // namespace
+
+bool is_token_char(unsigned char c) { return token_table[c]; }
+bool is_field_value_char(unsigned char c) { return field_value_table[c]; }
+
+bool equals_ignore_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+parse_result parse_request(const char* buf, size_t len, size_t& scanned, const limits& lim,
+                           header* storage, request& out) {
+  // RFC 9112 section 2.2: ignore empty lines before the request-line.
+  size_t start = 0;
+  while (start + 1 < len && buf[start] == '\r' && buf[start + 1] == '\n') start += 2;
+  if (start < len && buf[start] == '\n') return fail(400, "bare LF");
+  if (start >= len || (start + 1 == len && buf[start] == '\r')) {
+    scanned = 0;
+    return {parse_status::incomplete};
+  }
+  if (scanned < start) scanned = start;
+
+  // Find the empty line that ends the head. Every LF must follow a CR: a
+  // bare LF is rejected, since a recipient that honoured it as a line end
+  // would split fields differently from one that did not (a smuggling shape).
+  size_t head_end = 0;
+  while (true) {
+    const void* found = std::memchr(buf + scanned, '\n', len - scanned);
+    if (found == nullptr) {
+      if (scanned == start && len - start > lim.max_request_line) return fail(414, "request-line too long");
+      if (len - start > lim.max_header_bytes) return fail(431, "request head too large");
+      return {parse_status::incomplete};
+    }
+    size_t lf = static_cast<size_t>(static_cast<const char*>(found) - buf);
+    if (lf == 0 || buf[lf - 1] != '\r') return fail(400, "bare LF");
+    if (scanned == start) {
+      if (lf + 1 - start > lim.max_request_line) return fail(414, "request-line too long");
+    }
+    if (lf + 1 - start > lim.max_header_bytes) return fail(431, "request head too large");
+    if (lf - 1 == scanned && scanned != start) {
+      head_end = lf + 1;
+      break;
+    }
+    scanned = lf + 1;
+  }
+
+  out = request{};
+  out.head_length = head_end;
+  // The request-line.
+  const char* line_start = buf + start;
+  const char* lf = static_cast<const char*>(std::memchr(line_start, '\n', head_end - start));
+  std::string_view request_line(line_start, static_cast<size_t>(lf - 1 - line_start));
+  if (request_line.find('\r') != std::string_view::npos) return fail(400, "bare CR");
+  parse_result r = parse_request_line(request_line, out);
+  if (r.status == parse_status::error) return r;
+
+  header_facts facts;
+  size_t count = 0;
+  line_start = lf + 1;
+  const char* end = buf + head_end - 2;  // the final CRLF
+  while (line_start < end) {
+    lf = static_cast<const char*>(std::memchr(line_start, '\n', static_cast<size_t>(end + 2 - line_start)));
+    std::string_view line(line_start, static_cast<size_t>(lf - 1 - line_start));
+    if (count == lim.max_headers) return fail(431, "too many header fields");
+    header& h = storage[count];
+    r = parse_header_line(line, h);
+    if (r.status == parse_status::error) return r;
+    r = note_header(h, facts, out);
+    if (r.status == parse_status::error) return r;
+    ++count;
+    line_start = lf + 1;
+  }
+  out.headers = storage;
+  out.header_count = count;
+  r = decide_framing(facts, lim, out);
+  if (r.status == parse_status::error) return r;
+  scanned = 0;
+  return {parse_status::complete};
+}
+
+}  // namespace baton::http1

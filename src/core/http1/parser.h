@@ -1,0 +1,69 @@
+// The HTTP/1.1 request-head parser (RFC 9112, strict).
+//
+// The parser keeps no state between calls except how far it has already
+// scanned for the end of the head, so a caller feeding bytes one at a time
+// costs O(n) overall. It copies nothing: every string in `request` is a view
+// into the caller's buffer and is valid as long as those bytes are.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace baton::http1 {
+
+struct header {
+  std::string_view name;
+  std::string_view value;
+};
+
+enum class body_framing : uint8_t { none, length, chunked };
+
+enum class target_form : uint8_t { origin, absolute, authority, asterisk };
+
+struct request {
+  std::string_view method;
+  std::string_view target;  // the raw request-target, as sent
+  std::string_view path;    // the path part of the target (absolute-form: after the authority)
+  std::string_view query;   // after '?', without it; empty if none
+  target_form form = target_form::origin;
+  uint8_t version_minor = 1;  // HTTP/1.x
+  bool keep_alive = true;
+  bool expect_continue = false;
+  bool is_head = false;
+  bool upgrade = false;  // a Connection: upgrade token was present
+  body_framing framing = body_framing::none;
+  uint64_t content_length = 0;
+  const header* headers = nullptr;
+  size_t header_count = 0;
+  size_t head_length = 0;  // bytes of the head, including the final empty line
+};
+
+struct limits {
+  size_t max_request_line = 8192;
+  size_t max_header_bytes = 32768;  // the whole head
+  size_t max_headers = 100;
+  uint64_t max_body = 0;  // 0: unlimited
+};
+
+enum class parse_status : uint8_t { complete, incomplete, error };
+
+struct parse_result {
+  parse_status status = parse_status::incomplete;
+  int http_status = 0;          // for errors: 400, 413, 414, 417, 431, 501, 505
+  const char* reason = nullptr; // for errors: a short phrase for the log
+};
+
+// Parses one request head from buf[0, len). `scanned` carries how far a
+// previous call looked for the end of the head; start it at 0 for a new
+// request. `storage` must hold lim.max_headers entries; out.headers points
+// into it on success.
+parse_result parse_request(const char* buf, size_t len, size_t& scanned, const limits& lim,
+                           header* storage, request& out);
+
+// Character classes shared with the chunked decoder and the response writer.
+bool is_token_char(unsigned char c);
+bool is_field_value_char(unsigned char c);  // VCHAR, obs-text, SP, HTAB
+bool equals_ignore_case(std::string_view a, std::string_view b);
+
+}  // namespace baton::http1

@@ -1,0 +1,98 @@
+// A growable byte buffer with a consumed prefix, used for connection input
+// and output. Bytes live in [data() , data() + size()); consume() advances
+// the start, and compact() moves the live bytes to the front when the
+// buffer needs room at its end.
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string_view>
+#include <utility>
+
+namespace baton {
+
+class byte_buffer {
+ public:
+  byte_buffer() = default;
+  byte_buffer(const byte_buffer&) = delete;
+  byte_buffer& operator=(const byte_buffer&) = delete;
+  byte_buffer(byte_buffer&& other) noexcept { swap(other); }
+  byte_buffer& operator=(byte_buffer&& other) noexcept {
+    swap(other);
+    return *this;
+  }
+  ~byte_buffer() { std::free(storage_); }
+
+  char* data() { return storage_ + begin_; }
+  const char* data() const { return storage_ + begin_; }
+  size_t size() const { return end_ - begin_; }
+  bool empty() const { return begin_ == end_; }
+  size_t capacity() const { return capacity_; }
+  std::string_view view() const { return {data(), size()}; }
+
+  // Space after the live bytes, growing or compacting so at least `n` are free.
+  char* prepare(size_t n) {
+    if (capacity_ - end_ < n) make_room(n);
+    return storage_ + end_;
+  }
+  size_t writable() const { return capacity_ - end_; }
+  void commit(size_t n) { end_ += n; }
+
+  void append(const char* p, size_t n) {
+    std::memcpy(prepare(n), p, n);
+    end_ += n;
+  }
+  void append(std::string_view s) { append(s.data(), s.size()); }
+
+  void consume(size_t n) {
+    begin_ += n;
+    if (begin_ == end_) begin_ = end_ = 0;
+  }
+  void clear() { begin_ = end_ = 0; }
+
+  // Gives memory back when a burst made the buffer large.
+  void shrink_if_idle(size_t keep) {
+    if (empty() && capacity_ > keep) {
+      std::free(storage_);
+      storage_ = nullptr;
+      capacity_ = 0;
+    }
+  }
+
+ private:
+  void make_room(size_t n) {
+    size_t live = size();
+    if (begin_ > 0 && capacity_ - live >= n && begin_ >= live) {
+      std::memmove(storage_, storage_ + begin_, live);
+      begin_ = 0;
+      end_ = live;
+      return;
+    }
+    size_t want = capacity_ == 0 ? 4096 : capacity_ * 2;
+    while (want - live < n) want *= 2;
+    char* fresh = static_cast<char*>(std::malloc(want));
+    if (fresh == nullptr) throw std::bad_alloc();
+    if (live != 0) std::memcpy(fresh, storage_ + begin_, live);
+    std::free(storage_);
+    storage_ = fresh;
+    capacity_ = want;
+    begin_ = 0;
+    end_ = live;
+  }
+
+  void swap(byte_buffer& o) noexcept {
+    std::swap(storage_, o.storage_);
+    std::swap(capacity_, o.capacity_);
+    std::swap(begin_, o.begin_);
+    std::swap(end_, o.end_);
+  }
+
+  char* storage_ = nullptr;
+  size_t capacity_ = 0;
+  size_t begin_ = 0;
+  size_t end_ = 0;
+};
+
+}  // namespace baton

@@ -1,0 +1,40 @@
+"""Installs the Debian packages named on the command line that are missing.
+
+Uses apt-get (as root, or through sudo); runs `apt-get update` only when
+something must be installed. Prints nothing when all are present.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+
+def missing(packages):
+    result = []
+    for package in packages:
+        probe = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package],
+                               capture_output=True, text=True)
+        if "install ok installed" not in probe.stdout:
+            result.append(package)
+    return result
+
+
+def main(packages):
+    needed = missing(packages)
+    if not needed:
+        return 0
+    prefix = [] if os.geteuid() == 0 else ["sudo"]
+    if prefix and not shutil.which("sudo"):
+        print(f"missing Debian packages and not root: {' '.join(needed)}", file=sys.stderr)
+        return 1
+    print(f"installing Debian packages: {' '.join(needed)}", flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(prefix + ["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(prefix + ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *needed],
+                   check=True, env=env)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
