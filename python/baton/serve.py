@@ -45,10 +45,13 @@ def bind(config: Config) -> socket.socket:
 def run(config: Config, app, sock: socket.socket) -> None:
     if sock.family == socket.AF_UNIX:
         server_name, server_port = "localhost", ""
+        where = f"unix:{config.uds}"
     else:
         server_name, server_port = sock.getsockname()[:2]
+        host = f"[{server_name}]" if sock.family == socket.AF_INET6 else server_name
+        where = f"http://{host}:{server_port}"
     what = "the native hello route" if config.native_hello else config.app
-    logger.info("baton serving %s on %s (pid %d)", what, config.bind_description, os.getpid())
+    logger.info("baton serving %s on %s (pid %d)", what, where, os.getpid())
     _baton.serve(
         app,
         [sock.fileno()],

@@ -134,9 +134,35 @@ void connection::process_input() {
   flush_and_settle();
 }
 
+// A chunked body that has already arrived in full (or in part) is checked
+// before the app is called, so a malformed or oversized one is refused
+// without the app ever seeing the request. Bytes still on the wire are
+// checked as the app reads them.
+bool connection::chunked_prefix_is_valid() {
+  chunked_decoder probe;
+  uint64_t received = 0;
+  size_t pos = 0;
+  uint64_t max_body = context_.settings.request_limits.max_body;
+  while (true) {
+    chunked_decoder::step_result r = probe.step(in_.data() + pos, in_.size() - pos);
+    pos += r.consumed;
+    if (r.state == chunked_decoder::status::error) {
+      reject(400, r.reason);
+      return false;
+    }
+    if (r.state != chunked_decoder::status::data) return true;
+    received += r.data_length;
+    if (max_body != 0 && received > max_body) {
+      reject(413, "chunked body too large");
+      return false;
+    }
+  }
+}
+
 void connection::run_exchange() {
   in_.consume(request_.head_length);
   scanned_ = 0;
+  if (request_.framing == body_framing::chunked && !chunked_prefix_is_valid()) return;
   switch (request_.framing) {
     case body_framing::none:
       body_done_ = true;
@@ -522,7 +548,7 @@ void connection::commit(bool body_is_empty) {
   committed_ = true;
   int s = response_status_;
   response_no_body_ = request_.is_head || s < 200 || s == 204 || s == 304;
-  bool keep = request_.keep_alive && !context_.draining && !app_wants_close_ && body_complete_without_waiting();
+  bool keep = request_.keep_alive && !context_.stopping() && !app_wants_close_ && body_complete_without_waiting();
   if (response_length_ < 0 && !response_no_body_) {
     if (body_is_empty) {
       response_head_.append("content-length: 0\r\n");
@@ -614,7 +640,7 @@ void connection::fail(int status) {
   if (broken_) return;
   if (!committed_) {
     committed_ = true;
-    bool keep = request_.keep_alive && !context_.draining && body_error_ == 0 && body_complete_without_waiting();
+    bool keep = request_.keep_alive && !context_.stopping() && body_error_ == 0 && body_complete_without_waiting();
     append_simple_response(out_.bytes(), status, context_.dates.line(time(nullptr)), "text/plain; charset=utf-8",
                            status_reason(status), !keep, request_.is_head);
     if (!keep) close_after_flush_ = true;

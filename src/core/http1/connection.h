@@ -48,6 +48,10 @@ struct connection_context {
   request_handler& handler;
   date_cache dates;
   bool draining = false;
+  // Asked while a response is built: a stop was requested but the loop has
+  // not begun the shutdown yet (the inline shape is busy running the app).
+  bool (*stop_pending)() = nullptr;
+  bool stopping() const { return draining || (stop_pending != nullptr && stop_pending()); }
   // Called when a connection has closed its socket; the owner deletes it.
   void (*on_closed)(void* owner, connection* c) = nullptr;
   void* owner = nullptr;
@@ -78,6 +82,7 @@ class connection final : public loop::io_handler, public loop::timer_handler, pr
   void on_readable();
   void process_input();
   void run_exchange();
+  bool chunked_prefix_is_valid();
   void finish_exchange();
   void reject(int status, const char* reason);
   void flush_and_settle();

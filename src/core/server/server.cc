@@ -17,7 +17,8 @@ constexpr int accept_pause_ms = 100;
 }
 
 server::server(const server_config& config, http1::request_handler& handler, std::vector<int> listeners)
-    : config_(config), context_{loop_, config_.connection, handler, {}, false, &server::on_connection_closed, this} {
+    : config_(config),
+      context_{loop_, config_.connection, handler, {}, false, &loop_signals::pending, &server::on_connection_closed, this} {
   listeners_.resize(listeners.size());
   for (size_t i = 0; i < listeners.size(); ++i) {
     int fd = listeners[i];

@@ -47,6 +47,10 @@ loop_signals::~loop_signals() {
   wake_fd.store(-1);
 }
 
+bool loop_signals::pending() {
+  return terminate_count.load(std::memory_order_relaxed) + interrupt_count.load(std::memory_order_relaxed) > 0;
+}
+
 loop_signals::counts loop_signals::take() {
   return {terminate_count.exchange(0), interrupt_count.exchange(0)};
 }

@@ -17,6 +17,9 @@ class loop_signals {
     int interrupt = 0;  // SIGINT
   };
   counts take();
+  // True once a stop signal has arrived and not yet been taken. Cheap: two
+  // relaxed loads, so a response being built can ask it.
+  static bool pending();
 };
 
 }  // namespace baton::server

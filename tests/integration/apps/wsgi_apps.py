@@ -1,0 +1,190 @@
+"""WSGI apps the integration tests serve, one route per behaviour under test.
+
+`app` is the plain app; `validated` is the same app wrapped in
+wsgiref.validate.validator, served with warnings turned into errors, so any
+PEP 3333 violation by the server fails the request.
+"""
+
+import base64
+import json
+import os
+import sys
+import tempfile
+import time
+from urllib.parse import parse_qs
+from wsgiref.validate import validator
+
+RECORD = os.environ.get("BATON_TEST_RECORD")
+FILE_PATH = os.path.join(tempfile.gettempdir(), f"baton-test-file-{os.getpid()}.bin")
+FILE_BYTES = bytes(range(256)) * 4096  # 1 MiB
+with open(FILE_PATH, "wb") as f:
+    f.write(FILE_BYTES)
+
+closed = {"count": 0}
+
+
+def record(line):
+    if RECORD:
+        with open(RECORD, "a") as f:
+            f.write(line + "\n")
+
+
+class ClosingIterable:
+    """A response body that counts close() calls."""
+
+    def __init__(self, chunks, fail_at=None):
+        self.chunks = chunks
+        self.fail_at = fail_at
+
+    def __iter__(self):
+        for i, chunk in enumerate(self.chunks):
+            if self.fail_at is not None and i == self.fail_at:
+                raise RuntimeError("failing mid-body on purpose")
+            yield chunk
+
+    def close(self):
+        closed["count"] += 1
+        record("closed")
+
+
+def read_all(stream):
+    """Reads the whole body with read(size) calls, the form PEP 3333 guarantees."""
+    parts = []
+    while True:
+        part = stream.read(65536)
+        if not part:
+            return b"".join(parts)
+        parts.append(part)
+
+
+def query(environ):
+    return {k: v[0] for k, v in parse_qs(environ.get("QUERY_STRING", "")).items()}
+
+
+def json_response(start_response, obj, status="200 OK"):
+    body = json.dumps(obj).encode()
+    start_response(status, [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+    return [body]
+
+
+def app(environ, start_response):
+    path = environ["PATH_INFO"]
+    q = query(environ)
+    record(f"{environ['REQUEST_METHOD']} {environ.get('RAW_URI', path)}")
+    stream = environ["wsgi.input"]
+
+    if path == "/hello":
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"Hello, World!"]
+    if path == "/echo":
+        body = read_all(stream)
+        return json_response(start_response, {
+            "method": environ["REQUEST_METHOD"],
+            "path": path,
+            "query": environ["QUERY_STRING"],
+            "raw_uri": environ.get("RAW_URI"),
+            "protocol": environ["SERVER_PROTOCOL"],
+            "script_name": environ["SCRIPT_NAME"],
+            "remote_addr": environ["REMOTE_ADDR"],
+            "remote_port": environ["REMOTE_PORT"],
+            "content_type": environ.get("CONTENT_TYPE"),
+            "content_length": environ.get("CONTENT_LENGTH"),
+            "headers": {k: v for k, v in environ.items() if k.startswith("HTTP_")},
+            "body_b64": base64.b64encode(body).decode(),
+            "body_length": len(body),
+        })
+    if path == "/read-sized":
+        n = int(q.get("n", "7"))
+        parts = []
+        while True:
+            part = stream.read(n)
+            if not part:
+                break
+            assert len(part) <= n
+            parts.append(part)
+        return json_response(start_response, {"sizes": [len(p) for p in parts], "body": b"".join(parts).decode()})
+    if path == "/readline":
+        first = stream.readline()
+        limited = stream.readline(3)
+        rest = stream.readlines()
+        return json_response(start_response, {"first": first.decode(), "limited": limited.decode(),
+                                              "rest": [line.decode() for line in rest]})
+    if path == "/iterate":
+        lines = [line.decode() for line in stream]
+        return json_response(start_response, {"lines": lines})
+    if path == "/no-read":
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"did not read the body"]
+    if path == "/stream":
+        count = int(q.get("count", "5"))
+        size = int(q.get("size", "10"))
+        delay = float(q.get("delay", "0"))
+        start_response("200 OK", [("Content-Type", "application/octet-stream")])
+
+        def generate():
+            for i in range(count):
+                if delay:
+                    time.sleep(delay)
+                yield bytes([65 + i % 26]) * size
+        return ClosingIterable(generate())
+    if path == "/write":
+        write = start_response("200 OK", [("Content-Type", "text/plain")])
+        write(b"written ")
+        write(b"directly, ")
+        return [b"then returned"]
+    if path == "/file":
+        start_response("200 OK", [("Content-Type", "application/octet-stream")])
+        f = open(FILE_PATH, "rb")
+        if "offset" in q:
+            f.seek(int(q["offset"]))
+        return environ["wsgi.file_wrapper"](f, 65536)
+    if path == "/empty":
+        start_response("204 No Content", [])
+        return []
+    if path == "/raise":
+        raise ValueError("the app failed on purpose")
+    if path == "/raise-mid-body":
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return ClosingIterable([b"first chunk", b"never"], fail_at=1)
+    if path == "/non-bytes":
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return ["a str is not bytes"]
+    if path == "/start-twice":
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        start_response("201 Created", [("Content-Type", "text/plain")])
+        return [b"unreachable"]
+    if path == "/exc-info":
+        try:
+            raise KeyError("before the body")
+        except KeyError:
+            start_response("200 OK", [("Content-Type", "text/plain")])
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain")], sys.exc_info())
+        return [b"replaced by exc_info"]
+    if path == "/header-injection":
+        start_response("200 OK", [("Content-Type", "text/plain"), ("X-Evil", "a\r\nSet-Cookie: owned=1")])
+        return [b"must not be sent"]
+    if path == "/bad-status":
+        start_response("OK", [])
+        return [b"no code"]
+    if path == "/no-start":
+        return [b"body without start_response"]
+    if path == "/closed-count":
+        return json_response(start_response, {"closed": closed["count"]})
+    if path == "/slow":
+        time.sleep(float(q.get("ms", "100")) / 1000)
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"slow done"]
+    if path == "/short-length":
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "100")])
+        return [b"only this"]
+    if path == "/environ-types":
+        types = {k: type(v).__name__ for k, v in environ.items()}
+        return json_response(start_response, {"types": types, "version": list(environ["wsgi.version"])})
+    if path == "/connection-close":
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Connection", "close")])
+        return [b"bye"]
+    start_response("404 Not Found", [("Content-Type", "text/plain")])
+    return [b"not found"]
+
+
+validated = validator(app)

@@ -1,0 +1,211 @@
+"""Starting and stopping real servers for the tests.
+
+Every process is started here and stopped by its PID, whatever the test did.
+A server binds port 0 and the test reads the port from its first log line,
+so parallel runs never race for a port.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LISTEN_LINE = re.compile(rb"on http://([^\s:]+|\[[^\]]+\]):(\d+)|on unix:(\S+)")
+
+
+class Server:
+    def __init__(self, args: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT):
+        self.args = args
+        self.env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
+        self.cwd = cwd
+        self.proc: subprocess.Popen | None = None
+        self.port: int | None = None
+        self.host = "127.0.0.1"
+        self.uds: str | None = None
+        self._log = bytearray()
+        self._log_lock = threading.Lock()
+        self._reader: threading.Thread | None = None
+
+    @property
+    def log(self) -> str:
+        with self._log_lock:
+            return self._log.decode("utf-8", "replace")
+
+    def start(self, timeout: float = 15.0) -> "Server":
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "baton", *self.args],
+            cwd=self.cwd, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        found = threading.Event()
+
+        def pump():
+            assert self.proc and self.proc.stdout
+            for line in iter(self.proc.stdout.readline, b""):
+                with self._log_lock:
+                    self._log += line
+                m = LISTEN_LINE.search(line)
+                if m and not found.is_set():
+                    if m.group(3):
+                        self.uds = m.group(3).decode()
+                    else:
+                        self.port = int(m.group(2))
+                    found.set()
+
+        self._reader = threading.Thread(target=pump, daemon=True)
+        self._reader.start()
+        deadline = time.monotonic() + timeout
+        while not found.is_set():
+            if self.proc.poll() is not None:
+                self._reader.join(2)
+                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"server did not start:\n{self.log}")
+            found.wait(0.02)
+        return self
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def connect(self, timeout: float = 10.0) -> socket.socket:
+        if self.uds:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.settimeout(timeout)
+            s.connect(self.uds)
+            return s
+        return socket.create_connection((self.host, self.port), timeout=timeout)
+
+    def signal(self, signo: int) -> None:
+        assert self.proc
+        self.proc.send_signal(signo)
+
+    def wait(self, timeout: float) -> int:
+        assert self.proc
+        code = self.proc.wait(timeout)
+        if self._reader:
+            self._reader.join(2)
+        return code
+
+    def stop(self) -> int | None:
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        if self._reader:
+            self._reader.join(2)
+        return self.proc.returncode
+
+
+_readers: "weakref.WeakKeyDictionary[socket.socket, _Reader]" = weakref.WeakKeyDictionary()
+
+
+def read_response(sock: socket.socket, head_only: bool = False) -> tuple[int, dict[str, str], bytes, bytes]:
+    """Reads one HTTP/1.1 response: (status, lower-cased headers, body, raw head).
+
+    Handles Content-Length, chunked and close-delimited bodies. Leaves any
+    following bytes (a pipelined response) in the socket's pending buffer.
+    """
+    reader = _readers.get(sock)
+    if reader is None:
+        reader = _readers[sock] = _Reader(sock)
+    head = reader.read_until(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    status = int(lines[0].split(b" ", 2)[1])
+    headers: dict[str, str] = {}
+    for line in lines[1:]:
+        if not line:
+            continue
+        name, _, value = line.partition(b":")
+        key = name.decode().lower()
+        value_text = value.strip().decode("latin-1")
+        headers[key] = f"{headers[key]}, {value_text}" if key in headers else value_text
+    if head_only or status in (100, 204, 304) or 100 <= status < 200:
+        return status, headers, b"", head
+    if "content-length" in headers:
+        body = reader.read_exact(int(headers["content-length"]))
+    elif headers.get("transfer-encoding", "").lower() == "chunked":
+        body = bytearray()
+        while True:
+            size_line = reader.read_until(b"\r\n")
+            size = int(size_line.split(b";")[0], 16)
+            if size == 0:
+                reader.read_until(b"\r\n")
+                break
+            body += reader.read_exact(size)
+            reader.read_exact(2)
+        body = bytes(body)
+    else:
+        body = reader.read_to_eof()
+    return status, headers, body, head
+
+
+class _Reader:
+    """Buffered reads on a socket, shared by successive read_response calls."""
+
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+        self.buffer = bytearray()
+
+    def _fill(self) -> bool:
+        data = self.sock.recv(65536)
+        if not data:
+            return False
+        self.buffer += data
+        return True
+
+    def read_until(self, marker: bytes) -> bytes:
+        while True:
+            i = self.buffer.find(marker)
+            if i >= 0:
+                out = bytes(self.buffer[: i + len(marker)])
+                del self.buffer[: i + len(marker)]
+                return out
+            if not self._fill():
+                raise ConnectionError(f"connection closed before {marker!r}; got {bytes(self.buffer)!r}")
+
+    def read_exact(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            if not self._fill():
+                raise ConnectionError("connection closed inside a body")
+        out = bytes(self.buffer[:n])
+        del self.buffer[:n]
+        return out
+
+    def read_to_eof(self) -> bytes:
+        while self._fill():
+            pass
+        out = bytes(self.buffer)
+        self.buffer.clear()
+        return out
+
+
+def closed_by_peer(sock: socket.socket, timeout: float = 5.0) -> bool:
+    """True if the server closes the connection (EOF or reset) within timeout, after any pending bytes."""
+    sock.settimeout(timeout)
+    reader = _readers.get(sock)
+    if reader is not None and reader.buffer:
+        return False
+    try:
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                return True
+    except ConnectionResetError:
+        return True
+    except socket.timeout:
+        return False

@@ -1,0 +1,192 @@
+"""Bad apps, slow and vanishing clients, and the graceful stop."""
+
+import json
+import signal
+import socket
+import threading
+import time
+
+import httpx
+import pytest
+
+from tests.integration.server import closed_by_peer, read_response
+
+APP = "tests.integration.apps.wsgi_apps:app"
+
+APP_FAILURES = [
+    ("/raise", "ValueError: the app failed on purpose"),
+    ("/non-bytes", "TypeError: the application returned a str in its body, not bytes"),
+    ("/start-twice", "RuntimeError: start_response called a second time without exc_info"),
+    ("/header-injection", "ValueError: invalid response header"),
+    ("/bad-status", "ValueError: invalid status line"),
+    ("/no-start", "RuntimeError: the application produced a body before calling start_response"),
+]
+
+
+@pytest.mark.parametrize("path,logged", APP_FAILURES, ids=[p for p, _ in APP_FAILURES])
+def test_failing_app_gets_500_a_traceback_and_the_connection_keeps_serving(server, path, logged):
+    s = server.connect()
+    s.sendall(b"GET %s HTTP/1.1\r\nHost: t\r\n\r\n" % path.encode())
+    status, headers, body, raw = read_response(s)
+    assert status == 500
+    assert b"owned" not in raw and b"Set-Cookie" not in raw
+    s.sendall(b"GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+    assert read_response(s)[2] == b"Hello, World!"
+    deadline = time.monotonic() + 5
+    while logged not in server.log and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert logged in server.log
+    assert "Traceback (most recent call last)" in server.log
+
+
+def test_exc_info_replaces_the_response_before_the_head_is_sent(server):
+    r = httpx.get(server.url + "/exc-info", timeout=10)
+    assert r.status_code == 503
+
+
+def test_app_failing_mid_body_closes_the_connection_without_a_second_status(server):
+    s = server.connect()
+    s.sendall(b"GET /raise-mid-body HTTP/1.1\r\nHost: t\r\n\r\n")
+    s.settimeout(5)
+    received = b""
+    while True:
+        data = s.recv(65536)
+        if not data:
+            break
+        received += data
+    assert received.startswith(b"HTTP/1.1 200 OK")
+    assert received.count(b"HTTP/1.1") == 1
+    assert b"first chunk" in received
+    assert not received.endswith(b"0\r\n\r\n")  # truncated: no terminating chunk
+    assert httpx.get(server.url + "/hello", timeout=10).status_code == 200
+
+
+def test_short_content_length_closes_the_connection(server):
+    s = server.connect()
+    s.sendall(b"GET /short-length HTTP/1.1\r\nHost: t\r\n\r\n")
+    s.settimeout(5)
+    received = b""
+    while True:
+        data = s.recv(65536)
+        if not data:
+            break
+        received += data
+    assert received.endswith(b"only this")
+
+
+def test_client_that_disconnects_mid_response_still_gets_close_called(server):
+    before = httpx.get(server.url + "/closed-count", timeout=10).json()["closed"]
+    s = server.connect()
+    # 2000 chunks of 64 KiB: far more than the socket buffers hold.
+    s.sendall(b"GET /stream?count=2000&size=65536 HTTP/1.1\r\nHost: t\r\n\r\n")
+    s.recv(1000)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    s.close()  # a reset, mid-body
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        after = httpx.get(server.url + "/closed-count", timeout=10).json()["closed"]
+        if after > before:
+            break
+        time.sleep(0.05)
+    # The +1 is the stream's own close(); /closed-count itself returns a list.
+    assert after == before + 1
+
+
+def test_idle_keep_alive_connection_is_closed_at_the_timeout(start_server):
+    server = start_server("--keep-alive-timeout", "0.5", APP)
+    s = server.connect()
+    s.sendall(b"GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+    read_response(s)
+    started = time.monotonic()
+    assert closed_by_peer(s, timeout=5)
+    assert 0.3 < time.monotonic() - started < 3
+
+
+def test_slow_header_clients_are_cut_at_the_header_timeout_while_others_are_served(start_server):
+    server = start_server("--header-read-timeout", "2", APP)
+    slow = []
+    for _ in range(200):
+        c = server.connect()
+        c.sendall(b"G")
+        slow.append(c)
+    stop = threading.Event()
+
+    def dribble():
+        # One more byte a second on every slow connection, as slowloris does.
+        while not stop.wait(1.0):
+            for c in slow:
+                try:
+                    c.send(b"E")
+                except OSError:
+                    pass
+
+    feeder = threading.Thread(target=dribble, daemon=True)
+    feeder.start()
+    started = time.monotonic()
+    latencies = []
+    try:
+        with httpx.Client(timeout=5) as client:
+            while time.monotonic() - started < 1.5:
+                t0 = time.monotonic()
+                assert client.get(server.url + "/hello").status_code == 200
+                latencies.append(time.monotonic() - t0)
+        assert len(latencies) > 10
+        assert max(latencies) < 0.5
+        closed = 0
+        for c in slow:
+            if closed_by_peer(c, timeout=max(0.1, started + 4.5 - time.monotonic())):
+                closed += 1
+        assert closed == 200
+        assert time.monotonic() - started < 6
+    finally:
+        stop.set()
+        for c in slow:
+            c.close()
+    assert httpx.get(server.url + "/hello", timeout=5).status_code == 200
+
+
+def test_sigterm_finishes_the_in_flight_request_then_exits_zero(start_server):
+    server = start_server(APP)
+    result = {}
+
+    def slow_request():
+        t0 = time.monotonic()
+        r = httpx.get(server.url + "/slow?ms=1500", timeout=10)
+        result.update(status=r.status_code, body=r.content, elapsed=time.monotonic() - t0,
+                      connection=r.headers.get("connection"))
+
+    t = threading.Thread(target=slow_request)
+    t.start()
+    time.sleep(0.3)
+    server.signal(signal.SIGTERM)
+    t.join(10)
+    assert result["status"] == 200 and result["body"] == b"slow done"
+    assert result["elapsed"] < 3.0
+    assert result["connection"] == "close"
+    assert server.wait(5) == 0
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", server.port), timeout=1)
+
+
+def test_sigterm_closes_idle_keep_alive_connections_at_once(start_server):
+    server = start_server(APP)
+    s = server.connect()
+    s.sendall(b"GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+    read_response(s)
+    t0 = time.monotonic()
+    server.signal(signal.SIGTERM)
+    assert closed_by_peer(s, timeout=3)
+    assert server.wait(5) == 0
+    assert time.monotonic() - t0 < 2
+
+
+def test_graceful_timeout_bounds_the_drain(start_server):
+    server = start_server("--graceful-timeout", "1", APP)
+    s = server.connect()
+    s.sendall(b"GET /hello HTTP/1.1\r\nHost: t\r\nX-Slow: ")  # a head that never ends
+    time.sleep(0.2)
+    t0 = time.monotonic()
+    server.signal(signal.SIGTERM)
+    assert server.wait(5) == 0
+    assert 0.8 < time.monotonic() - t0 < 3
+    assert "graceful timeout" in server.log
