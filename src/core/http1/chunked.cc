@@ -65,8 +65,7 @@ bool valid_extensions(std::string_view s) {
 // control the message and a trailer arriving after the body cannot honour them.
 bool forbidden_in_trailer(std::string_view name) {
   static constexpr std::string_view names[] = {"content-length", "transfer-encoding", "host",
-                                               "connection", "te", "trailer", "expect",
-                                               "content-type", "content-encoding"};
+                                               "connection", "te", "trailer", "expect"};
   for (std::string_view n : names) {
     if (equals_ignore_case(name, n)) return true;
   }
