@@ -12,9 +12,9 @@ SUITE       ?= default
 # Debian packages for building and testing (checked, installed if missing).
 DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv python3-mesonpy \
 	libgtest-dev python3-pytest python3-pytest-timeout python3-httpx python3-flask \
-	python3-django python3-psutil curl
-# Extra packages the benchmarks need (peers, load generator, plots).
-BENCH_PACKAGES := wrk uwsgi-core uwsgi-plugin-python3 gunicorn python3-matplotlib util-linux
+	python3-django python3-psutil curl wrk python3-matplotlib util-linux
+# Extra packages the benchmarks need: the peer servers.
+BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn
 
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 

@@ -1,0 +1,238 @@
+"""Runs a suite: every (workload, connections) configuration, arms alternated
+within it round by round, each measurement with its instruments."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import platform
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.harness import procs
+from bench.harness.apps import WORKLOADS, Workload
+from bench.harness.arms import ARMS, ROOT, Arm, available, debian_version
+
+LUA = ROOT / "bench" / "lua"
+SCHEMA = 1
+
+
+@dataclass
+class Settings:
+    suite: str
+    arms: list[str]
+    workloads: list[str]
+    connections: list[int]
+    rounds: int = 3
+    duration: float = 10.0
+    warmup: float = 2.0
+    server_cpus: str = "0"
+    client_cpus: str = "1"
+    pipeline: int = 0  # >0: wrk sends this many requests per write
+    threads: int = 1  # wrk threads
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("server did not start listening")
+
+
+def verify(port: int, w: Workload) -> None:
+    """One request; status and body must be exactly what every arm sends."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    body = b"x" * w.request_body_size if w.request_body_size else None
+    conn.request(w.method, w.path, body=body)
+    response = conn.getresponse()
+    data = response.read()
+    conn.close()
+    if response.status != w.status or (w.body is not None and data != w.body):
+        raise RuntimeError(f"wrong answer: {response.status} {data[:80]!r}")
+
+
+def wrk(settings: Settings, port: int, w: Workload, connections: int, duration: float) -> tuple[dict, float]:
+    """Runs wrk pinned to the client CPUs; returns its summary and its own CPU seconds."""
+    script = LUA / ("pipeline.lua" if settings.pipeline else "summary.lua")
+    command = ["taskset", "-c", settings.client_cpus, "wrk", f"-t{settings.threads}", f"-c{connections}",
+               f"-d{max(1, round(duration))}s", "--timeout", "5s", "-s", str(script), f"http://127.0.0.1:{port}{w.path}"]
+    env = dict(os.environ, BATON_PIPELINE_DEPTH=str(settings.pipeline or 1))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(command, capture_output=True, text=True, env=env, timeout=duration + 30)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    for line in out.stdout.splitlines():
+        if line.startswith("BATON-WRK-JSON "):
+            return json.loads(line.split(" ", 1)[1]), cpu
+    raise RuntimeError(f"wrk gave no summary: {out.stdout[-500:]} {out.stderr[-500:]}")
+
+
+def start(arm: Arm, w: Workload, settings: Settings, log_path: Path) -> tuple[subprocess.Popen, int, list[str]]:
+    port = free_port()
+    command = arm.command(port, w)
+    log = open(log_path, "ab")
+    proc = subprocess.Popen(["taskset", "-c", settings.server_cpus, *command], cwd=ROOT, stdout=log,
+                            stderr=subprocess.STDOUT, env=dict(os.environ, **arm.env), start_new_session=True)
+    log.close()
+    try:
+        wait_ready(port, proc)
+        verify(port, w)
+    except Exception:
+        stop(proc)
+        raise
+    return proc, port, command
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+    # Workers a master forked are in its session; make sure none outlives the run.
+    try:
+        os.killpg(proc.pid, 9)
+    except ProcessLookupError:
+        pass
+
+
+def measure(arm: Arm, w: Workload, connections: int, settings: Settings, log_path: Path) -> dict:
+    proc, port, command = start(arm, w, settings, log_path)
+    try:
+        wrk(settings, port, w, connections, settings.warmup)
+        pids = procs.tree(proc.pid)
+        rss_start, _ = procs.rss_kib(pids)
+        sampler = procs.CpuSampler(proc.pid)
+        sampler.start()
+        summary, client_cpu = wrk(settings, port, w, connections, settings.duration)
+        sampler.stop()
+        pids = procs.tree(proc.pid)
+        rss_end, rss_peak = procs.rss_kib(pids)
+    finally:
+        stop(proc)
+    seconds = summary["duration_us"] / 1e6
+    requests = summary["requests"]
+    threads = sampler.threads()
+    total_cpu = sum(t["cpu_seconds"] for t in threads)
+    per_request = (lambda s: round(s / requests * 1e6, 3) if requests else None)
+    for t in threads:
+        t["us_per_request"] = per_request(t["cpu_seconds"])
+    busiest = threads[0] if threads else None
+    errors = summary["errors"]
+    return {
+        "arm": arm.name, "workload": w.name, "connections": connections, "command": command,
+        "requests": requests, "seconds": seconds, "rps": requests / seconds if seconds else 0.0,
+        "latency_us": summary["latency_us"],
+        "errors": {k: v for k, v in errors.items() if k != "status"}, "non_2xx": errors["status"],
+        "cpu": {"total_us_per_request": per_request(total_cpu), "cores": round(total_cpu / seconds, 3),
+                "threads": threads,
+                "bound_thread": busiest and {"name": busiest["name"], "tid": busiest["tid"],
+                                             "cpu_fraction": busiest["cpu_fraction_median"],
+                                             "saturated": busiest["cpu_fraction_median"] >= 0.95}},
+        "client": {"cpu_fraction": round(client_cpu / seconds, 3), "bound": client_cpu / seconds >= 0.95},
+        "rss_kib": {"start": rss_start, "end": rss_end, "peak": rss_peak, "growth": rss_end - rss_start},
+    }
+
+
+def machine() -> dict:
+    model = "unknown"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cpu_model": model, "cores": os.cpu_count(), "kernel": platform.release(),
+            "python": platform.python_version(), "wrk": debian_version("wrk")}
+
+
+def summarize(runs: list[dict]) -> list[dict]:
+    groups: dict[tuple, list[dict]] = {}
+    for r in runs:
+        if "error" not in r:
+            groups.setdefault((r["workload"], r["connections"], r["arm"]), []).append(r)
+    rows = []
+    for (workload, connections, arm), rs in groups.items():
+        rps = sorted(r["rps"] for r in rs)
+        median_run = sorted(rs, key=lambda r: r["rps"])[len(rs) // 2]
+        rows.append({
+            "workload": workload, "connections": connections, "arm": arm, "rounds": len(rs),
+            "rps_median": statistics.median(rps), "rps_min": rps[0], "rps_max": rps[-1],
+            "p50_us": statistics.median(r["latency_us"]["p50"] for r in rs),
+            "p99_us": statistics.median(r["latency_us"]["p99"] for r in rs),
+            "max_us": max(r["latency_us"]["max"] for r in rs),
+            "cpu_us_per_request": statistics.median(r["cpu"]["total_us_per_request"] or 0 for r in rs),
+            "threads": median_run["cpu"]["threads"][:4],
+            "bound_thread": median_run["cpu"]["bound_thread"],
+            "client_cpu_fraction": statistics.median(r["client"]["cpu_fraction"] for r in rs),
+            "client_bound": median_run["client"]["bound"],
+            "errors": sum(sum(r["errors"].values()) + r["non_2xx"] for r in rs),
+            "rss_peak_kib": max(r["rss_kib"]["peak"] for r in rs),
+            "rss_growth_kib": statistics.median(r["rss_kib"]["growth"] for r in rs),
+        })
+    return rows
+
+
+def run(settings: Settings, out_dir: Path, progress=print) -> dict:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    arms = [ARMS[a] for a in settings.arms if available(ARMS[a])]
+    skipped = [a for a in settings.arms if not available(ARMS[a])]
+    plan = []
+    for wname in settings.workloads:
+        w = WORKLOADS[wname]
+        serving = [a for a in arms if a.serves(w)]
+        for connections in settings.connections:
+            for round_index in range(settings.rounds):
+                order = serving if round_index % 2 == 0 else list(reversed(serving))
+                plan += [(w, connections, round_index, a) for a in order]
+    per_run = settings.warmup + settings.duration + 2.0
+    artifact = {
+        "schema": SCHEMA, "suite": settings.suite, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "machine": machine(), "settings": settings.__dict__,
+        "arms": {a.name: {"kind": a.kind, "version": a.version(), "describe": a.describe} for a in arms},
+        "skipped_arms": skipped, "runs": [],
+    }
+    started = time.monotonic()
+    for i, (w, connections, round_index, arm) in enumerate(plan):
+        left = (len(plan) - i) * per_run
+        progress(f"[{i + 1}/{len(plan)}] {w.name} c{connections} round {round_index + 1}/{settings.rounds} "
+                 f"{arm.name} (about {int(left // 60)}m{int(left % 60):02d}s left)")
+        try:
+            result = measure(arm, w, connections, settings, out_dir / f"{arm.name}.log")
+        except Exception as error:  # a broken arm is reported, not fatal
+            result = {"arm": arm.name, "workload": w.name, "connections": connections, "error": str(error)}
+            progress(f"    {arm.name} failed: {error}")
+        else:
+            progress(f"    {result['rps']:.0f} rps, p99 {result['latency_us']['p99']} us, "
+                     f"{result['cpu']['total_us_per_request']} us CPU/req, busiest thread "
+                     f"{result['cpu']['bound_thread']['name'] if result['cpu']['bound_thread'] else '-'} "
+                     f"{result['cpu']['bound_thread']['cpu_fraction'] if result['cpu']['bound_thread'] else 0:.0%}"
+                     f", client {result['client']['cpu_fraction']:.0%}")
+        result["round"] = round_index
+        artifact["runs"].append(result)
+    artifact["elapsed_seconds"] = round(time.monotonic() - started, 1)
+    artifact["summary"] = summarize(artifact["runs"])
+    (out_dir / "results.json").write_text(json.dumps(artifact, indent=1))
+    return artifact

@@ -1,0 +1,190 @@
+"""Renders benchmark artifacts into docs/BENCHMARKS.md and PNG plots.
+
+Every number on the page comes from a results.json under bench/results/;
+nothing is typed. The newest artifact of each suite is rendered.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+KIND_ORDER = {"baton": 0, "peer": 1, "ceiling": 2}
+
+
+def load_latest(results_dir: Path, include_dry: bool = False) -> list[tuple[Path, dict]]:
+    latest: dict[str, tuple[Path, dict]] = {}
+    for path in sorted(results_dir.glob("*/results.json")):
+        artifact = json.loads(path.read_text())
+        if artifact.get("suite") == "dry" and not include_dry:
+            continue
+        previous = latest.get(artifact["suite"])
+        if previous is None or artifact["started"] >= previous[1]["started"]:
+            latest[artifact["suite"]] = (path, artifact)
+    return sorted(latest.values(), key=lambda pa: pa[1]["suite"] != "default")
+
+
+def fmt_rps(v: float) -> str:
+    return f"{v / 1000:.1f}k"
+
+
+def ratios(artifact: dict) -> list[tuple[str, str, str, int, float]]:
+    """(baton arm, peer arm, workload, connections, rps ratio) from one run."""
+    kinds = {name: info["kind"] for name, info in artifact["arms"].items()}
+    rows = {(r["workload"], r["connections"], r["arm"]): r for r in artifact["summary"]}
+    out = []
+    for (workload, connections, arm), row in rows.items():
+        if kinds.get(arm) != "baton":
+            continue
+        for (w2, c2, peer), prow in rows.items():
+            if (w2, c2) == (workload, connections) and kinds.get(peer) == "peer" and prow["rps_median"]:
+                out.append((arm, peer, workload, connections, row["rps_median"] / prow["rps_median"]))
+    return sorted(out)
+
+
+def table(artifact: dict, workload: str, connections: int) -> list[str]:
+    kinds = {name: info["kind"] for name, info in artifact["arms"].items()}
+    rows = [r for r in artifact["summary"] if r["workload"] == workload and r["connections"] == connections]
+    rows.sort(key=lambda r: (KIND_ORDER.get(kinds.get(r["arm"]), 3), -r["rps_median"]))
+    peers = [r["rps_median"] for r in rows if kinds.get(r["arm"]) == "peer"]
+    fastest_peer = max(peers) if peers else None
+    floor = next((r for r in rows if r["arm"] == "floor-c"), None)
+    lines = [
+        "| arm | rps median (min–max) | vs fastest peer | p50 µs | p99 µs | CPU µs/req | vs floor CPU "
+        "| busiest thread | client CPU | errors |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+    ]
+    for r in rows:
+        vs_peer = f"{r['rps_median'] / fastest_peer:.2f}x" if fastest_peer else "–"
+        vs_floor = (f"{r['cpu_us_per_request'] / floor['cpu_us_per_request']:.2f}x"
+                    if floor and floor["cpu_us_per_request"] else "–")
+        bound = r["bound_thread"] or {}
+        busiest = f"{bound.get('name', '–')} {bound.get('cpu_fraction', 0):.0%}"
+        client = f"{r['client_cpu_fraction']:.0%}" + (" (bound)" if r["client_bound"] else "")
+        lines.append(
+            f"| {r['arm']} | {fmt_rps(r['rps_median'])} ({fmt_rps(r['rps_min'])}–{fmt_rps(r['rps_max'])}) "
+            f"| {vs_peer} | {r['p50_us']:.0f} | {r['p99_us']:.0f} | {r['cpu_us_per_request']:.2f} | {vs_floor} "
+            f"| {busiest} | {client} | {r['errors']} |")
+    return lines
+
+
+def thread_table(artifact: dict, workload: str, connections: int) -> list[str]:
+    lines = ["| arm | thread | CPU (median of samples) | µs CPU per request |", "|---|---|---:|---:|"]
+    for r in artifact["summary"]:
+        if r["workload"] != workload or r["connections"] != connections:
+            continue
+        for t in r["threads"]:
+            if t["cpu_seconds"] <= 0:
+                continue
+            lines.append(f"| {r['arm']} | {t['name']} (pid {t['pid']}, tid {t['tid']}) "
+                         f"| {t['cpu_fraction_median']:.0%} | {t['us_per_request']:.2f} |")
+    return lines
+
+
+def plots(artifact: dict, docs: Path) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    images = []
+    suite = artifact["suite"]
+    for workload in sorted({r["workload"] for r in artifact["summary"]}):
+        rows = [r for r in artifact["summary"] if r["workload"] == workload]
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for arm in sorted({r["arm"] for r in rows}):
+            points = sorted((r["connections"], r["rps_median"]) for r in rows if r["arm"] == arm)
+            ax.plot([p[0] for p in points], [p[1] / 1000 for p in points], marker="o", label=arm)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("connections")
+        ax.set_ylabel("k requests / s (median)")
+        ax.set_title(f"{workload}: rps by concurrency ({suite})")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        name = f"bench/{suite}-{workload}-rps.png"
+        fig.tight_layout()
+        fig.savefig(docs / name, dpi=100)
+        plt.close(fig)
+        images.append(name)
+
+        top = max(r["connections"] for r in rows)
+        at_top = sorted((r for r in rows if r["connections"] == top), key=lambda r: r["arm"])
+        fig, ax = plt.subplots(figsize=(7, 4))
+        labels = [r["arm"] for r in at_top]
+        bottoms = [0.0] * len(at_top)
+        depth = max(len(r["threads"]) for r in at_top)
+        for level in range(depth):
+            values = []
+            for r in at_top:
+                t = r["threads"][level] if level < len(r["threads"]) else None
+                values.append(t["us_per_request"] if t and t["us_per_request"] else 0.0)
+            ax.bar(labels, values, bottom=bottoms, label=f"thread #{level + 1} by CPU")
+            bottoms = [b + v for b, v in zip(bottoms, values)]
+        ax.set_ylabel("µs CPU per request")
+        ax.set_title(f"{workload}: CPU per request by thread, c{top} ({suite})")
+        ax.tick_params(axis="x", rotation=20, labelsize=8)
+        ax.legend(fontsize=8)
+        name = f"bench/{suite}-{workload}-cpu-threads.png"
+        fig.tight_layout()
+        fig.savefig(docs / name, dpi=100)
+        plt.close(fig)
+        images.append(name)
+    return images
+
+
+def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[str]:
+    m = artifact["machine"]
+    s = artifact["settings"]
+    out = [f"## Suite `{artifact['suite']}` — {artifact['started']}", "",
+           f"Artifact: [`{path.relative_to(root)}`](../{path.relative_to(root)}). "
+           f"Machine: {m['cpu_model']}, {m['cores']} cores, Linux {m['kernel']}, Python {m['python']}, "
+           f"wrk {m['wrk']}. Server pinned to CPU {s['server_cpus']}, wrk ({s['threads']} thread) to CPU "
+           f"{s['client_cpus']}; keep-alive; {s['rounds']} rounds of {s['duration']} s after {s['warmup']} s "
+           f"warm-up, arms alternated (A B … then … B A) within each configuration. Medians, with min–max.", ""]
+    out += ["Arms:", ""]
+    for name, info in artifact["arms"].items():
+        out.append(f"- `{name}` ({info['kind']}): {info['describe']} — {info['version']}")
+    if artifact.get("skipped_arms"):
+        out.append(f"- not run (not installed): {', '.join(artifact['skipped_arms'])}")
+    failures = [r for r in artifact["runs"] if "error" in r]
+    for f in failures:
+        out.append(f"- **failed run**: {f['arm']} {f['workload']} c{f['connections']}: {f['error']}")
+    out.append("")
+    configs = sorted({(r["workload"], r["connections"]) for r in artifact["summary"]})
+    for workload, connections in configs:
+        out += [f"### {workload}, {connections} connections", ""] + table(artifact, workload, connections) + [""]
+    out += ["### Ratios measured in this run (baton arm ÷ peer, rps medians)", "",
+            "| baton arm | peer | workload | connections | ratio |", "|---|---|---|---:|---:|"]
+    for arm, peer, workload, connections, ratio in ratios(artifact):
+        out.append(f"| {arm} | {peer} | {workload} | {connections} | {ratio:.2f}x |")
+    out.append("")
+    for workload, connections in configs:
+        out += [f"### Per-thread CPU: {workload}, {connections} connections", "",
+                "The busiest threads of each arm (from `/proc/PID/task/TID/stat`, sampled every 0.5 s). "
+                "A thread near 100 % is the bound; a client near 100 % means wrk, not the server, set the rate.",
+                ""] + thread_table(artifact, workload, connections) + [""]
+    for image in plots(artifact, docs):
+        out += [f"![{image}]({image})", ""]
+    return out
+
+
+def render_all(results_dir: Path, docs: Path, include_dry: bool = False) -> Path:
+    root = results_dir.parents[1]
+    (docs / "bench").mkdir(parents=True, exist_ok=True)
+    lines = ["# Benchmarks", "",
+             "Generated by `bench/render.py` from the artifacts in `bench/results/`; do not edit by hand. "
+             "Run `make bench` (or `make bench SUITE=quick`) to measure again. Absolute figures drift between "
+             "runs and machines; the ratios measured within one run are the signal.", ""]
+    for path, artifact in load_latest(results_dir, include_dry):
+        lines += render_artifact(path, artifact, docs, root)
+    page = docs / "BENCHMARKS.md"
+    page.write_text("\n".join(lines) + "\n")
+    return page
+
+
+if __name__ == "__main__":
+    here = Path(__file__).resolve().parents[1]
+    print(render_all(here / "bench" / "results", here / "docs"))
