@@ -93,6 +93,7 @@ chunked_decoder::step_result chunked_decoder::step(const char* in, size_t len) {
           return {status::need_more, pos};
         }
         size_t lf = static_cast<size_t>(static_cast<const char*>(found) - in);
+        if (lf - pos > max_size_line) return error(pos, "chunk-size line too long");
         if (lf == pos || in[lf - 1] != '\r') return error(pos, "bare LF in chunk-size line");
         std::string_view line(in + pos, lf - 1 - pos);
         if (line.find('\r') != std::string_view::npos) return error(pos, "bare CR in chunk-size line");

@@ -112,7 +112,7 @@ void connection::on_readable() {
 void connection::process_input() {
   while (state_ == state::reading && !close_after_flush_ && !broken_ && !in_.empty()) {
     if (out_.buffered_bytes() > context_.settings.output_high_water) break;
-    parse_result r = parse_request(in_.data(), in_.size(), scanned_, context_.settings.request_limits,
+    parse_result r = parse_request(in_.data(), in_.size(), cursor_, context_.settings.request_limits,
                                    header_storage_.data(), request_);
     if (r.status == parse_status::incomplete) {
       if (eof_) reject(400, "connection closed inside a request head");
@@ -161,7 +161,6 @@ bool connection::chunked_prefix_is_valid() {
 
 void connection::run_exchange() {
   in_.consume(request_.head_length);
-  scanned_ = 0;
   if (request_.framing == body_framing::chunked && !chunked_prefix_is_valid()) return;
   switch (request_.framing) {
     case body_framing::none:

@@ -118,7 +118,7 @@ class connection final : public loop::io_handler, public loop::timer_handler, pr
   state state_ = state::reading;
   byte_buffer in_;
   net::output_queue out_;
-  size_t scanned_ = 0;
+  parse_cursor cursor_;
   std::vector<header> header_storage_;
   request request_;
   bool in_exchange_ = false;

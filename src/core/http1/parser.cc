@@ -284,41 +284,48 @@ bool equals_ignore_case(std::string_view a, std::string_view b) {
   return true;
 }
 
-parse_result parse_request(const char* buf, size_t len, size_t& scanned, const limits& lim,
+parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, const limits& lim,
                            header* storage, request& out) {
-  // RFC 9112 section 2.2: ignore empty lines before the request-line.
+  // RFC 9112 section 2.2: ignore a few empty lines before the request-line.
   size_t start = 0;
-  while (start + 1 < len && buf[start] == '\r' && buf[start + 1] == '\n') start += 2;
+  while (start + 1 < len && buf[start] == '\r' && buf[start + 1] == '\n') {
+    start += 2;
+    if (start > 2 * max_leading_empty_lines) return fail(400, "too many empty lines before the request-line");
+  }
   if (start < len && buf[start] == '\n') return fail(400, "bare LF");
   if (start >= len || (start + 1 == len && buf[start] == '\r')) {
-    scanned = 0;
+    cursor = {};
     return {parse_status::incomplete};
   }
-  if (scanned < start) scanned = start;
+  if (cursor.position < start) cursor.position = start;
 
-  // Find the empty line that ends the head. Every LF must follow a CR: a
-  // bare LF is rejected, since a recipient that honoured it as a line end
-  // would split fields differently from one that did not (a smuggling shape).
+  // Find the empty line that ends the head, resuming where the last call
+  // stopped. Size limits are checked before the line end's own shape, so a
+  // head gets the same status however its bytes were split. Every LF must
+  // follow a CR: a bare LF is rejected, since a recipient that honoured it as
+  // a line end would split fields differently from one that did not (a
+  // smuggling shape).
   size_t head_end = 0;
   while (true) {
-    const void* found = std::memchr(buf + scanned, '\n', len - scanned);
+    const void* found = std::memchr(buf + cursor.position, '\n', len - cursor.position);
     if (found == nullptr) {
-      if (scanned == start && len - start > lim.max_request_line) return fail(414, "request-line too long");
+      if (!cursor.request_line_done && len - start > lim.max_request_line) return fail(414, "request-line too long");
       if (len - start > lim.max_header_bytes) return fail(431, "request head too large");
+      cursor.position = len;
       return {parse_status::incomplete};
     }
     size_t lf = static_cast<size_t>(static_cast<const char*>(found) - buf);
-    if (lf == 0 || buf[lf - 1] != '\r') return fail(400, "bare LF");
-    if (scanned == start) {
-      if (lf + 1 - start > lim.max_request_line) return fail(414, "request-line too long");
-    }
+    if (!cursor.request_line_done && lf + 1 - start > lim.max_request_line) return fail(414, "request-line too long");
     if (lf + 1 - start > lim.max_header_bytes) return fail(431, "request head too large");
-    if (lf - 1 == scanned && scanned != start) {
-      head_end = lf + 1;
+    if (lf == 0 || buf[lf - 1] != '\r') return fail(400, "bare LF");
+    if (cursor.request_line_done && buf[lf - 2] == '\n') {
+      head_end = lf + 1;  // "\r\n" right after the previous line's LF: the empty line
       break;
     }
-    scanned = lf + 1;
+    cursor.request_line_done = true;
+    cursor.position = lf + 1;
   }
+  cursor = {};
 
   out = request{};
   out.head_length = head_end;
@@ -348,10 +355,7 @@ parse_result parse_request(const char* buf, size_t len, size_t& scanned, const l
   }
   out.headers = storage;
   out.header_count = count;
-  r = decide_framing(facts, lim, out);
-  if (r.status == parse_status::error) return r;
-  scanned = 0;
-  return {parse_status::complete};
+  return decide_framing(facts, lim, out);
 }
 
 }  // namespace baton::http1

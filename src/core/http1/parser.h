@@ -1,9 +1,10 @@
 // The HTTP/1.1 request-head parser (RFC 9112, strict).
 //
-// The parser keeps no state between calls except how far it has already
-// scanned for the end of the head, so a caller feeding bytes one at a time
-// costs O(n) overall. It copies nothing: every string in `request` is a view
-// into the caller's buffer and is valid as long as those bytes are.
+// The parser keeps no state between calls except a cursor saying how far it
+// has already looked for the end of the head, so a caller feeding bytes one
+// at a time costs O(n) overall. It copies nothing: every string in
+// `request` is a view into the caller's buffer and is valid as long as
+// those bytes are.
 #pragma once
 
 #include <cstddef>
@@ -46,6 +47,14 @@ struct limits {
   uint64_t max_body = 0;  // 0: unlimited
 };
 
+// How far a head has been scanned: every byte before `position` is known to
+// hold no unexamined line end. Reset (value-initialise) it for a new request;
+// parse_request resets it itself when it returns complete.
+struct parse_cursor {
+  size_t position = 0;
+  bool request_line_done = false;
+};
+
 enum class parse_status : uint8_t { complete, incomplete, error };
 
 struct parse_result {
@@ -54,12 +63,15 @@ struct parse_result {
   const char* reason = nullptr; // for errors: a short phrase for the log
 };
 
-// Parses one request head from buf[0, len). `scanned` carries how far a
-// previous call looked for the end of the head; start it at 0 for a new
-// request. `storage` must hold lim.max_headers entries; out.headers points
-// into it on success.
-parse_result parse_request(const char* buf, size_t len, size_t& scanned, const limits& lim,
+// Parses one request head from buf[0, len). `cursor` carries what earlier
+// calls over a prefix of the same bytes found. `storage` must hold
+// lim.max_headers entries; out.headers points into it on success. The
+// status of an error does not depend on how the bytes were split across calls.
+parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, const limits& lim,
                            header* storage, request& out);
+
+// At most this many empty lines (CRLF) may precede a request-line.
+inline constexpr size_t max_leading_empty_lines = 4;
 
 // Character classes shared with the chunked decoder and the response writer.
 bool is_token_char(unsigned char c);

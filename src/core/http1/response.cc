@@ -74,11 +74,15 @@ void append_chunk_header(byte_buffer& out, size_t length) {
 void append_simple_response(byte_buffer& out, int status, std::string_view date_line,
                             std::string_view content_type, std::string_view body, bool close,
                             bool head_only) {
-  char head[256];
-  int n = std::snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\ncontent-type: %.*s\r\ncontent-length: %zu\r\n%s",
-                        status, status_reason(status), static_cast<int>(content_type.size()),
-                        content_type.data(), body.size(), close ? "connection: close\r\n" : "");
-  out.append(head, static_cast<size_t>(n));
+  char number[64];
+  int n = std::snprintf(number, sizeof number, "HTTP/1.1 %d ", status);
+  out.append(number, static_cast<size_t>(n));
+  out.append(status_reason(status));
+  out.append("\r\ncontent-type: ");
+  out.append(content_type);
+  n = std::snprintf(number, sizeof number, "\r\ncontent-length: %zu\r\n", body.size());
+  out.append(number, static_cast<size_t>(n));
+  if (close) out.append("connection: close\r\n");
   out.append(date_line);
   out.append("\r\n", 2);
   if (!head_only) out.append(body);

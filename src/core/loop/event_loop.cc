@@ -94,7 +94,7 @@ void event_loop::run_once(int max_wait_ms) {
     hooks_.before_wait(hooks_.context);
     n = epoll_wait(epoll_fd_, events, 256, timeout);
     int saved = errno;
-    hooks_.after_wait(hooks_.context);
+    if (hooks_.after_wait != nullptr) hooks_.after_wait(hooks_.context);
     errno = saved;
   } else {
     n = epoll_wait(epoll_fd_, events, 256, timeout);

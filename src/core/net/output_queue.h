@@ -2,6 +2,10 @@
 // ranges. Bytes go out with one sendmsg per flush (a gather of consecutive
 // runs); a file range goes out with sendfile, so file bodies never pass
 // through user space.
+//
+// sendfile has no MSG_NOSIGNAL: writing a file range to a peer that has gone
+// raises SIGPIPE, so the process must ignore SIGPIPE (server::run does, for
+// as long as it runs; CPython ignores it too).
 #pragma once
 
 #include <sys/types.h>

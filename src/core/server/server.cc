@@ -1,6 +1,7 @@
 #include "core/server/server.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -39,6 +40,10 @@ server::~server() {
 }
 
 void server::run() {
+  // A peer that goes away mid-sendfile must fail the write, not kill us.
+  struct sigaction ignore{}, previous_pipe{};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ignore, &previous_pipe);
   loop_signals signals(loop_.wake_fd());
   signals_ = &signals;
   for (listener_watch& l : listeners_) loop_.add(l.fd, loop::event_loop::readable, &l);
@@ -50,6 +55,7 @@ void server::run() {
   close_all();
   reap();
   signals_ = nullptr;
+  sigaction(SIGPIPE, &previous_pipe, nullptr);
 }
 
 void server::request_shutdown() {
