@@ -1,8 +1,16 @@
-"""The workloads: the same bytes from every server that can serve them."""
+"""The workloads: the same bytes from every server that can serve them.
+
+A workload names a WSGI app, an ASGI app, or both; each arm serves it
+through the interface it speaks. `body` is the exact expected answer where
+it is fixed; where a framework formats it, the first arm to answer sets the
+reference and every later arm must match it byte for byte.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from apps.payload.app import BLOB
 
 
 @dataclass(frozen=True)
@@ -10,13 +18,25 @@ class Workload:
     name: str
     path: str
     status: int
-    body: bytes | None  # expected response body (None: check the status only)
+    body: bytes | None
     wsgi: str | None = None  # module:attribute
     asgi: str | None = None
     method: str = "GET"
     request_body_size: int = 0
 
+    def expected_body(self) -> bytes | None:
+        if self.request_body_size:
+            return b"x" * self.request_body_size
+        return self.body
 
-HELLO = Workload("hello", "/", 200, b"Hello, World!", wsgi="apps.hello.app:application")
 
-WORKLOADS = {w.name: w for w in (HELLO,)}
+WORKLOADS = {w.name: w for w in (
+    Workload("hello", "/", 200, b"Hello, World!", wsgi="apps.hello.app:application", asgi="apps.hello.asgi:app"),
+    Workload("flask-json", "/json", 200, None, wsgi="apps.flask_json.app:app"),
+    Workload("starlette-json", "/json", 200, None, asgi="apps.starlette_json.app:app"),
+    Workload("django", "/hello", 200, b"Hello, World!", wsgi="apps.django_wsgi.app:application",
+             asgi="apps.django_wsgi.app:asgi_application"),
+    Workload("64k", "/64k", 200, BLOB, wsgi="apps.payload.app:application", asgi="apps.payload.asgi:app"),
+    Workload("post-1m", "/echo", 200, None, wsgi="apps.payload.app:application", asgi="apps.payload.asgi:app",
+             method="POST", request_body_size=1024 * 1024),
+)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -77,6 +78,57 @@ def _uwsgi(socket_flag: str) -> Callable[[int, Workload], list[str]]:
     return command
 
 
+def _waitress(threads: int) -> Callable[[int, Workload], list[str]]:
+    def command(port: int, w: Workload) -> list[str]:
+        return [sys.executable, "-m", "waitress", f"--listen=127.0.0.1:{port}", f"--threads={threads}",
+                "--backlog=4096", "--connection-limit=2000", w.wsgi]
+    return command
+
+
+def _uvicorn(loop: str, http: str) -> Callable[[int, Workload], list[str]]:
+    def command(port: int, w: Workload) -> list[str]:
+        return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), "--loop", loop,
+                "--http", http, "--log-level", "warning", "--no-access-log", "--backlog", "4096", w.asgi]
+    return command
+
+
+def _hypercorn(port: int, w: Workload) -> list[str]:
+    return [sys.executable, "-m", "hypercorn", "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
+            "--backlog", "4096", w.asgi]
+
+
+def _daphne(port: int, w: Workload) -> list[str]:
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0", w.asgi]
+
+
+NGINX_CONFIG = """worker_processes 1;
+daemon off;
+error_log stderr warn;
+pid {prefix}/nginx.pid;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off;
+  keepalive_requests 10000000;
+  client_body_temp_path {prefix}/body;
+  proxy_temp_path {prefix}/proxy;
+  fastcgi_temp_path {prefix}/fastcgi;
+  uwsgi_temp_path {prefix}/uwsgi;
+  scgi_temp_path {prefix}/scgi;
+  server {{
+    listen 127.0.0.1:{port} backlog=4096;
+    location / {{ default_type text/plain; return 200 "Hello, World!"; }}
+  }}
+}}
+"""
+
+
+def _nginx(port: int, w: Workload) -> list[str]:
+    prefix = tempfile.mkdtemp(prefix="baton-bench-nginx-")
+    config = Path(prefix) / "nginx.conf"
+    config.write_text(NGINX_CONFIG.format(prefix=prefix, port=port))
+    return [shutil.which("nginx") or "/usr/sbin/nginx", "-p", prefix, "-c", str(config)]
+
+
 def _gunicorn(*extra: str) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
         return [sys.executable, "-m", "gunicorn", "--workers", "1", "--bind", f"127.0.0.1:{port}",
@@ -98,14 +150,35 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
         describe="gunicorn sync worker, 1 worker"),
     Arm("gunicorn-gthread", "peer", "wsgi", _gunicorn("--worker-class", "gthread", "--threads", "4"),
         packages=("gunicorn",), describe="gunicorn gthread, 1 worker, 4 threads"),
+    Arm("waitress-1", "peer", "wsgi", _waitress(1), packages=("python3-waitress",),
+        describe="waitress, 1 thread"),
+    Arm("waitress-4", "peer", "wsgi", _waitress(4), packages=("python3-waitress",),
+        describe="waitress, 4 threads"),
+    Arm("uvicorn-h11", "peer", "asgi", _uvicorn("asyncio", "h11"), packages=("python3-uvicorn", "python3-h11"),
+        describe="uvicorn, asyncio loop, h11 parser"),
+    Arm("uvicorn-uvloop", "peer", "asgi", _uvicorn("uvloop", "httptools"),
+        packages=("python3-uvicorn", "python3-uvloop", "python3-httptools"),
+        describe="uvicorn, uvloop, httptools parser"),
+    Arm("hypercorn", "peer", "asgi", _hypercorn, packages=("python3-hypercorn",),
+        describe="hypercorn (asyncio), 1 worker"),
+    Arm("daphne", "peer", "asgi", _daphne, packages=("python3-daphne",), describe="daphne (Twisted)"),
+    Arm("nginx", "ceiling", "any", _nginx, packages=("nginx-light",),
+        describe="nginx, 1 worker, `return 200` (no upstream)"),
     Arm("floor-c", "ceiling", "any", lambda port, w: [str(build_floor()), str(port)],
         describe="a minimal single-threaded C epoll server (fixed answer, keep-alive)"),
 )}
 
 
+MODULES = {"gunicorn": "gunicorn", "waitress": "waitress", "uvicorn-h11": "uvicorn",
+           "uvicorn-uvloop": "uvloop, httptools, uvicorn", "hypercorn": "hypercorn", "daphne": "daphne"}
+
+
 def available(arm: Arm) -> bool:
     if arm.name.startswith("uwsgi"):
         return shutil.which("uwsgi") is not None
-    if arm.name.startswith("gunicorn"):
-        return subprocess.run([sys.executable, "-c", "import gunicorn"], capture_output=True).returncode == 0
+    if arm.name == "nginx":
+        return shutil.which("nginx") is not None or Path("/usr/sbin/nginx").exists()
+    for prefix, modules in MODULES.items():
+        if arm.name.startswith(prefix):
+            return subprocess.run([sys.executable, "-c", f"import {modules}"], capture_output=True).returncode == 0
     return True

@@ -13,7 +13,7 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.harness import procs
@@ -37,6 +37,9 @@ class Settings:
     client_cpus: str = "1"
     pipeline: int = 0  # >0: wrk sends this many requests per write
     threads: int = 1  # wrk threads
+    syscalls: bool = False  # also count syscalls per request (strace -c, a separate short run)
+    per_workload_connections: dict = field(default_factory=dict)
+    per_workload_arms: dict = field(default_factory=dict)
 
 
 def free_port() -> int:
@@ -58,6 +61,10 @@ def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None
     raise RuntimeError("server did not start listening")
 
 
+# The first answer each framework workload got; later arms must match it.
+reference_bodies: dict[str, bytes] = {}
+
+
 def verify(port: int, w: Workload) -> None:
     """One request; status and body must be exactly what every arm sends."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -66,16 +73,20 @@ def verify(port: int, w: Workload) -> None:
     response = conn.getresponse()
     data = response.read()
     conn.close()
-    if response.status != w.status or (w.body is not None and data != w.body):
-        raise RuntimeError(f"wrong answer: {response.status} {data[:80]!r}")
+    expected = w.expected_body()
+    if expected is None:
+        expected = reference_bodies.setdefault(w.name, data)
+    if response.status != w.status or data != expected:
+        raise RuntimeError(f"wrong answer: {response.status} {data[:80]!r}, expected {expected[:80]!r}")
 
 
 def wrk(settings: Settings, port: int, w: Workload, connections: int, duration: float) -> tuple[dict, float]:
     """Runs wrk pinned to the client CPUs; returns its summary and its own CPU seconds."""
-    script = LUA / ("pipeline.lua" if settings.pipeline else "summary.lua")
+    script = LUA / ("pipeline.lua" if settings.pipeline else "post.lua" if w.method == "POST" else "summary.lua")
     command = ["taskset", "-c", settings.client_cpus, "wrk", f"-t{settings.threads}", f"-c{connections}",
                f"-d{max(1, round(duration))}s", "--timeout", "5s", "-s", str(script), f"http://127.0.0.1:{port}{w.path}"]
-    env = dict(os.environ, BATON_PIPELINE_DEPTH=str(settings.pipeline or 1))
+    env = dict(os.environ, BATON_PIPELINE_DEPTH=str(settings.pipeline or 1),
+               BATON_POST_SIZE=str(w.request_body_size))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(command, capture_output=True, text=True, env=env, timeout=duration + 30)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -117,6 +128,29 @@ def stop(proc: subprocess.Popen) -> None:
         pass
 
 
+def count_syscalls(settings: Settings, port: int, pid: int, w: Workload, connections: int) -> dict:
+    """strace -c over a short separate run: calls per request, by syscall, for the whole process tree.
+    strace slows the server a great deal, so this run's rate is not reported."""
+    out_file = Path(f"/tmp/baton-bench-strace-{pid}.txt")
+    attach = [x for p in procs.tree(pid) for x in ("-p", str(p))]
+    tracer = subprocess.Popen(["strace", "-c", "-f", "-qq", "-o", str(out_file), *attach],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    summary, _ = wrk(settings, port, w, connections, 2)
+    tracer.send_signal(2)
+    tracer.wait(30)
+    calls: dict[str, int] = {}
+    for line in out_file.read_text().splitlines():
+        parts = line.split()
+        if len(parts) >= 5 and parts[0][0].isdigit() and parts[-1] != "total":
+            calls[parts[-1]] = int(parts[3])
+    out_file.unlink(missing_ok=True)
+    requests = max(summary["requests"], 1)
+    per_request = {name: round(n / requests, 3) for name, n in sorted(calls.items(), key=lambda kv: -kv[1])}
+    return {"requests": summary["requests"], "per_request": per_request,
+            "total_per_request": round(sum(calls.values()) / requests, 3)}
+
+
 def measure(arm: Arm, w: Workload, connections: int, settings: Settings, log_path: Path) -> dict:
     proc, port, command = start(arm, w, settings, log_path)
     try:
@@ -129,6 +163,7 @@ def measure(arm: Arm, w: Workload, connections: int, settings: Settings, log_pat
         sampler.stop()
         pids = procs.tree(proc.pid)
         rss_end, rss_peak = procs.rss_kib(pids)
+        syscalls = count_syscalls(settings, port, proc.pid, w, connections) if settings.syscalls else None
     finally:
         stop(proc)
     seconds = summary["duration_us"] / 1e6
@@ -152,6 +187,10 @@ def measure(arm: Arm, w: Workload, connections: int, settings: Settings, log_pat
                                              "saturated": busiest["cpu_fraction_median"] >= 0.95}},
         "client": {"cpu_fraction": round(client_cpu / seconds, 3), "bound": client_cpu / seconds >= 0.95},
         "rss_kib": {"start": rss_start, "end": rss_end, "peak": rss_peak, "growth": rss_end - rss_start},
+        "syscalls": syscalls,
+        "samples": [{"t": round(t - sampler.samples[0][0], 3),
+                     "ticks": {f"{pid}/{tid}": ticks for (pid, tid), (_, ticks) in snapshot.items()}}
+                    for t, snapshot in sampler.samples],
     }
 
 
@@ -191,19 +230,22 @@ def summarize(runs: list[dict]) -> list[dict]:
             "errors": sum(sum(r["errors"].values()) + r["non_2xx"] for r in rs),
             "rss_peak_kib": max(r["rss_kib"]["peak"] for r in rs),
             "rss_growth_kib": statistics.median(r["rss_kib"]["growth"] for r in rs),
+            "syscalls_per_request": next((r["syscalls"] for r in rs if r.get("syscalls")), None),
         })
     return rows
 
 
 def run(settings: Settings, out_dir: Path, progress=print) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
+    reference_bodies.clear()
     arms = [ARMS[a] for a in settings.arms if available(ARMS[a])]
     skipped = [a for a in settings.arms if not available(ARMS[a])]
     plan = []
     for wname in settings.workloads:
         w = WORKLOADS[wname]
-        serving = [a for a in arms if a.serves(w)]
-        for connections in settings.connections:
+        names = settings.per_workload_arms.get(wname)
+        serving = [a for a in arms if a.serves(w) and (names is None or a.name in names)]
+        for connections in settings.per_workload_connections.get(wname, settings.connections):
             for round_index in range(settings.rounds):
                 order = serving if round_index % 2 == 0 else list(reversed(serving))
                 plan += [(w, connections, round_index, a) for a in order]

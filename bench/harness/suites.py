@@ -1,17 +1,46 @@
-"""Named suites: which arms, workloads and connection counts, and for how long."""
+"""Named suites: which arms, workloads and connection counts, and for how long.
+
+`make bench` runs `default`; `make bench SUITE=name` another. Each suite's
+estimated time is printed as it runs.
+"""
 
 from bench.harness.runner import Settings
 
-WSGI_CORE_ARMS = ["baton-inline", "baton-native", "uwsgi-http", "gunicorn-sync", "floor-c"]
+WSGI_PEERS = ["uwsgi-http", "uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-1", "waitress-4"]
+ASGI_PEERS = ["uvicorn-h11", "uvicorn-uvloop", "hypercorn", "daphne"]
+BATON = ["baton-inline", "baton-native"]
+CEILINGS = ["nginx", "floor-c"]
+APP_ARMS = ["baton-inline", "uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-4", "uvicorn-uvloop",
+            "uvicorn-h11"]
 
 
 def suite(name: str) -> Settings:
     if name == "default":
-        return Settings("default", WSGI_CORE_ARMS, ["hello"], [16, 64], rounds=3, duration=10, warmup=2)
+        # Every arm on the bare hello at three concurrencies, and the framework
+        # and payload workloads at one; about 18 minutes on this machine.
+        return Settings("default", BATON + WSGI_PEERS + ASGI_PEERS + CEILINGS,
+                        ["hello", "flask-json", "starlette-json", "django", "64k", "post-1m"], [16, 64, 256],
+                        rounds=3, duration=4, warmup=1, per_workload_connections={
+                            "flask-json": [64], "starlette-json": [64], "django": [64], "64k": [64],
+                            "post-1m": [16]},
+                        per_workload_arms={w: APP_ARMS for w in ("flask-json", "starlette-json", "django", "64k",
+                                                                 "post-1m")})
+    if name == "wsgi-core":
+        # The first benchmark of the WSGI core: baton's inline shape and native
+        # route beside uWSGI and gunicorn sync, one process each, and the C floor.
+        return Settings("wsgi-core", ["baton-inline", "baton-native", "uwsgi-http", "gunicorn-sync", "floor-c"],
+                        ["hello"], [16, 64], rounds=3, duration=10, warmup=2)
+    if name == "pipelined":
+        # wrk sends 16 requests per write, so a client-bound row shows the server's own limit.
+        return Settings("pipelined", ["baton-inline", "baton-native", "uwsgi-http11", "nginx", "floor-c"],
+                        ["hello"], [16], rounds=3, duration=5, warmup=1, pipeline=16)
+    if name == "syscalls":
+        return Settings("syscalls", ["baton-inline", "baton-native", "floor-c"], ["hello"], [16], rounds=1,
+                        duration=3, warmup=1, syscalls=True)
     if name == "quick":
-        return Settings("quick", ["baton-inline", "baton-native", "floor-c"], ["hello"], [16], rounds=2,
-                        duration=3, warmup=1)
+        return Settings("quick", ["baton-inline", "baton-native", "gunicorn-gthread", "floor-c"], ["hello"], [16],
+                        rounds=2, duration=3, warmup=1)
     if name == "dry":
-        # For the harness's own test: two tiny arms, a fraction of a second each.
+        # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
-    raise SystemExit(f"unknown suite {name!r}: default, quick, dry")
+    raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, dry")

@@ -33,6 +33,9 @@ def wsgi_server(request, tmp_path_factory):
     server.record = record
     yield server
     server.stop()
+    if request.param == VALIDATED:
+        # The validator raised nothing and warned nothing over the whole module.
+        assert "Warning" not in server.log and "Traceback" not in server.log, server.log
 
 
 @pytest.fixture(scope="module")
