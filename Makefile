@@ -8,13 +8,15 @@ BATON       := $(VENV)/bin/baton
 HOST        ?= 127.0.0.1
 PORT        ?= 8000
 SUITE       ?= default
+BENCH_ARGS  ?=
 
 # Debian packages for building and testing (checked, installed if missing).
 DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv python3-mesonpy \
 	libgtest-dev python3-pytest python3-pytest-timeout python3-httpx python3-flask \
 	python3-django python3-psutil curl wrk python3-matplotlib util-linux
 # Extra packages the benchmarks need: the peer servers.
-BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn
+BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn python3-waitress python3-uvicorn \
+	python3-uvloop python3-httptools python3-hypercorn python3-daphne python3-starlette nginx-light strace
 
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
@@ -35,6 +37,7 @@ $(VENV_PY): | .stamp-deps
 
 # Built offline: meson-python comes from Debian, nothing is downloaded.
 $(BATON): $(VENV_PY) $(SOURCES)
+	@mkdir -p build/py
 	$(VENV_PY) -m pip install --quiet --no-build-isolation --no-deps --no-index \
 		--config-settings=builddir=build/py .
 	@touch $@
@@ -69,7 +72,7 @@ pytest: build
 test: build unit asan pytest
 
 bench: build bench-deps
-	$(VENV_PY) bench/run.py --suite $(SUITE)
+	$(VENV_PY) bench/run.py --suite $(SUITE) $(BENCH_ARGS)
 
 clean:
 	rm -rf build $(VENV) .stamp-deps tests/conformance/corpus.txt

@@ -23,8 +23,17 @@ def main(argv=None) -> int:
     parser.add_argument("--no-render", action="store_true")
     parser.add_argument("--rounds", type=int)
     parser.add_argument("--duration", type=float)
+    parser.add_argument("--cores", type=int, choices=(1, 2), default=1,
+                        help="1: server on CPU 0, wrk on CPU 1 (default); 2: the server may use both cores "
+                             "(for multi-thread shapes), and wrk shares them")
+    parser.add_argument("--syscalls", action="store_true", help="also count syscalls per request (strace -c)")
     args = parser.parse_args(argv)
     settings = suites.suite(args.suite)
+    if args.cores == 2:
+        settings.server_cpus = settings.client_cpus = "0,1"
+        settings.suite += "-2cores"
+    if args.syscalls:
+        settings.syscalls = True
     if args.rounds:
         settings.rounds = args.rounds
     if args.duration:
