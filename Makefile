@@ -57,11 +57,13 @@ build/asan/build.ninja: | .stamp-deps
 unit: build/unit/build.ninja tests/conformance/corpus.txt
 	ninja -C build/unit
 	meson test -C build/unit --print-errorlogs
+	@$(PYTHON) tools/test_summary.py build/unit/meson-logs/testlog.json unit
 
 # The core's unit tests and the corpus replay, under AddressSanitizer and UBSan.
 asan: build/asan/build.ninja tests/conformance/corpus.txt
 	ninja -C build/asan
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 meson test -C build/asan --print-errorlogs
+	@$(PYTHON) tools/test_summary.py build/asan/meson-logs/testlog.json asan
 
 tests/conformance/corpus.txt: tools/corpus_to_text.py
 	$(PYTHON) tools/corpus_to_text.py $@
