@@ -54,8 +54,8 @@ def table(artifact: dict, workload: str, connections: int) -> list[str]:
     floor = next((r for r in rows if r["arm"] == "floor-c"), None)
     lines = [
         "| arm | rps median (min–max) | vs fastest peer | p50 µs | p99 µs | CPU µs/req | vs floor CPU "
-        "| busiest thread | client CPU | errors |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+        "| busiest thread | client CPU | socket errors | non-2xx |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
     for r in rows:
         vs_peer = f"{r['rps_median'] / fastest_peer:.2f}x" if fastest_peer else "–"
@@ -67,7 +67,7 @@ def table(artifact: dict, workload: str, connections: int) -> list[str]:
         lines.append(
             f"| {r['arm']} | {fmt_rps(r['rps_median'])} ({fmt_rps(r['rps_min'])}–{fmt_rps(r['rps_max'])}) "
             f"| {vs_peer} | {r['p50_us']:.0f} | {r['p99_us']:.0f} | {r['cpu_us_per_request']:.2f} | {vs_floor} "
-            f"| {busiest} | {client} | {r['errors']} |")
+            f"| {busiest} | {client} | {r['socket_errors']} | {r['non_2xx']} |")
     return lines
 
 
@@ -136,6 +136,9 @@ def plots(artifact: dict, docs: Path) -> list[str]:
 
 
 def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[str]:
+    from bench.harness.runner import summarize
+
+    artifact["summary"] = summarize(artifact["runs"])  # always from the raw runs
     m = artifact["machine"]
     s = artifact["settings"]
     out = [f"## Suite `{artifact['suite']}` — {artifact['started']}", "",
@@ -152,7 +155,9 @@ def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[
     failures = [r for r in artifact["runs"] if "error" in r]
     for f in failures:
         out.append(f"- **failed run**: {f['arm']} {f['workload']} c{f['connections']}: {f['error']}")
-    out.append("")
+    out += ["", "Socket errors are wrk's count of connections that failed or closed under it; a server that "
+            "closes after every response (uWSGI's `--http-socket`) may show them while "
+            "every answer it gave was a 200. Non-2xx counts wrong answers.", ""]
     configs = sorted({(r["workload"], r["connections"]) for r in artifact["summary"]})
     for workload, connections in configs:
         out += [f"### {workload}, {connections} connections", ""] + table(artifact, workload, connections) + [""]

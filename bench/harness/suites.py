@@ -10,8 +10,7 @@ WSGI_PEERS = ["uwsgi-http", "uwsgi-http11", "gunicorn-sync", "gunicorn-gthread",
 ASGI_PEERS = ["uvicorn-h11", "uvicorn-uvloop", "hypercorn", "daphne"]
 BATON = ["baton-inline", "baton-native"]
 CEILINGS = ["nginx", "floor-c"]
-APP_ARMS = ["baton-inline", "uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-4", "uvicorn-uvloop",
-            "uvicorn-h11"]
+APP_ARMS = ["baton-inline", "uwsgi-http11", "gunicorn-gthread", "waitress-4", "uvicorn-uvloop", "uvicorn-h11"]
 
 
 def suite(name: str) -> Settings:
@@ -20,7 +19,7 @@ def suite(name: str) -> Settings:
         # and payload workloads at one; about 18 minutes on this machine.
         return Settings("default", BATON + WSGI_PEERS + ASGI_PEERS + CEILINGS,
                         ["hello", "flask-json", "starlette-json", "django", "64k", "post-1m"], [16, 64, 256],
-                        rounds=3, duration=4, warmup=1, per_workload_connections={
+                        rounds=3, duration=3, warmup=1, per_workload_connections={
                             "flask-json": [64], "starlette-json": [64], "django": [64], "64k": [64],
                             "post-1m": [16]},
                         per_workload_arms={w: APP_ARMS for w in ("flask-json", "starlette-json", "django", "64k",

@@ -52,9 +52,10 @@ def run(config: Config, app, sock: socket.socket) -> None:
         where = f"http://{host}:{server_port}"
     what = "the native hello route" if config.native_hello else config.app
     logger.info("baton serving %s on %s (pid %d)", what, where, os.getpid())
+    # The native server owns the descriptor from here and closes it.
     _baton.serve(
         app,
-        [sock.fileno()],
+        [sock.detach()],
         native_hello=config.native_hello,
         keep_alive_timeout=config.keep_alive_timeout,
         header_read_timeout=config.header_read_timeout,
@@ -68,8 +69,6 @@ def run(config: Config, app, sock: socket.socket) -> None:
         log_level=logging_setup.logging.getLevelName(config.log_level.upper()),
         log_exception=logging_setup.log_exception,
     )
-    # The server closed the listener when shutdown began.
-    sock.detach()
     if config.uds:
         try:
             os.unlink(config.uds)

@@ -26,7 +26,8 @@ PyObject* file_wrapper_iternext(PyObject* self) {
   if (o->filelike == nullptr) return nullptr;
   PyObject* block = PyObject_CallMethod(o->filelike, "read", "n", o->block_size);
   if (block == nullptr) return nullptr;
-  if (PyObject_Length(block) == 0) {
+  Py_ssize_t length = PyObject_Length(block);
+  if (length <= 0) {  // end of file, or read() gave something without a length (an error is set)
     Py_DECREF(block);
     return nullptr;
   }

@@ -1,6 +1,8 @@
 // The _baton extension module: serve() runs one worker's server in the
 // calling thread until a graceful stop, in the inline shape (the loop
 // thread holds the GIL except while it waits for events).
+#include <unistd.h>
+
 #include <exception>
 #include <memory>
 #include <string>
@@ -57,6 +59,16 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
     if (fd == -1 && PyErr_Occurred()) return nullptr;
     fds.push_back(static_cast<int>(fd));
   }
+  // From here serve() owns the listeners: the server closes them, and so
+  // does every early return.
+  struct listener_guard {
+    std::vector<int>* fds;
+    ~listener_guard() {
+      if (fds != nullptr) {
+        for (int fd : *fds) ::close(fd);
+      }
+    }
+  } guard{&fds};
   if (fds.empty()) {
     PyErr_SetString(PyExc_ValueError, "no listening sockets");
     return nullptr;
@@ -96,13 +108,24 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
       if (!wsgi) return nullptr;
       handler = wsgi.get();
     }
+    guard.fds = nullptr;  // the server owns them now
     server::server s(config, *handler, fds);
     gil_release release;
     if (native) {
       // Nothing on this path touches Python: run the whole loop detached.
+      // An exception must not cross Py_END_ALLOW_THREADS: catch it inside.
+      std::string failure;
       Py_BEGIN_ALLOW_THREADS
-      s.run();
+      try {
+        s.run();
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
       Py_END_ALLOW_THREADS
+      if (!failure.empty()) {
+        PyErr_Format(PyExc_RuntimeError, "baton server failed: %s", failure.c_str());
+        return nullptr;
+      }
     } else {
       s.event_loop().set_wait_hooks({&gil_release::before, &gil_release::after, &release});
       s.run();
@@ -116,7 +139,8 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
 
 PyMethodDef module_methods[] = {
     {"serve", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(serve)), METH_VARARGS | METH_KEYWORDS,
-     "serve(app, listeners, **options): run one worker until a graceful stop"},
+     "serve(app, listeners, **options): run one worker until a graceful stop. Takes ownership of the "
+     "listening descriptors: they are closed when it returns, whether or not it succeeded."},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -32,6 +32,8 @@ extern PyTypeObject start_response_type;
 PyObject* start_response_new(wsgi_call* call);
 void start_response_disarm(PyObject* start_response);
 void start_response_rearm(PyObject* start_response, wsgi_call* call);
+// True when nothing but the handler's cache refers to it (or to its write()).
+bool start_response_reusable(PyObject* start_response);
 // Hands status and headers to the exchange if not done yet. Returns false
 // with a Python error set when they are invalid.
 bool wsgi_prepare_head(wsgi_call& call);

@@ -12,6 +12,14 @@
 namespace baton::bridge {
 namespace {
 
+// RFC 9110 8.6: no Content-Length on 204, and on 304 only the 200's; a HEAD
+// answer with an empty list says nothing about the GET body either.
+bool may_add_length(const wsgi_call& call, uint64_t total) {
+  int s = call.status_code;
+  if (s == 204 || s == 304) return false;
+  return !(call.ex->head().is_head && total == 0);
+}
+
 // Environ keys, interned once per process.
 struct environ_keys {
   PyObject* request_method;
@@ -282,7 +290,7 @@ int wsgi_handler::try_send_file(PyObject* result, wsgi_call& call) {
   }
   uint64_t length = st.st_size > offset ? static_cast<uint64_t>(st.st_size - offset) : 0;
   if (!wsgi_prepare_head(call)) return -1;
-  if (!call.ex->has_content_length()) {
+  if (!call.ex->has_content_length() && may_add_length(call, length)) {
     char text[24];
     int n = std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(length));
     call.ex->add_header("content-length", std::string_view(text, static_cast<size_t>(n)));
@@ -310,7 +318,7 @@ bool wsgi_handler::send_sequence(PyObject* result, wsgi_call& call) {
   }
   if (!wsgi_prepare_head(call)) return false;
   // The whole body is known: give it a length rather than chunking it.
-  if (!call.ex->has_content_length()) {
+  if (!call.ex->has_content_length() && may_add_length(call, total)) {
     char text[24];
     int len = std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(total));
     call.ex->add_header("content-length", std::string_view(text, static_cast<size_t>(len)));
@@ -376,7 +384,7 @@ void wsgi_handler::handle(http1::exchange& ex) {
   } else {
     wsgi_input_rearm(cached_input_.get(), &call);
   }
-  if (!cached_start_response_ || Py_REFCNT(cached_start_response_.get()) != 1) {
+  if (!cached_start_response_ || !start_response_reusable(cached_start_response_.get())) {
     cached_start_response_ = py_ref::steal(start_response_new(&call));
   } else {
     start_response_rearm(cached_start_response_.get(), &call);

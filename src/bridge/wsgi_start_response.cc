@@ -40,12 +40,13 @@ PyObject* write_callable(PyObject* self, PyObject* data) {
     return nullptr;
   }
   if (!wsgi_prepare_head(*call)) return nullptr;
-  bool ok = call->ex->write_body(PyBytes_AS_STRING(data), static_cast<size_t>(PyBytes_GET_SIZE(data)));
-  if (ok) {
-    Py_BEGIN_ALLOW_THREADS
-    ok = call->ex->flush();
-    Py_END_ALLOW_THREADS
-  }
+  // Both may wait for a slow client: without the GIL, so the app's other
+  // threads run meanwhile. `data` stays alive: the caller holds it.
+  bool ok;
+  Py_BEGIN_ALLOW_THREADS
+  ok = call->ex->write_body(PyBytes_AS_STRING(data), static_cast<size_t>(PyBytes_GET_SIZE(data))) &&
+       call->ex->flush();
+  Py_END_ALLOW_THREADS
   if (!ok) {
     PyErr_SetString(PyExc_OSError, "client disconnected");
     return nullptr;
@@ -69,18 +70,15 @@ PyObject* start_response_call(PyObject* self, PyObject* args, PyObject* kwargs) 
   if (exc_info != Py_None) {
     if (call->ex->response_committed()) {
       // PEP 3333: too late to change the answer; re-raise the app's error.
-      if (!PyTuple_Check(exc_info) || PyTuple_GET_SIZE(exc_info) != 3) {
-        PyErr_SetString(PyExc_TypeError, "exc_info must be a 3-tuple");
+      PyObject* value = PyTuple_Check(exc_info) && PyTuple_GET_SIZE(exc_info) == 3 ? PyTuple_GET_ITEM(exc_info, 1)
+                                                                                 : nullptr;
+      if (value == nullptr || !PyExceptionInstance_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "exc_info must be a (type, exception, traceback) tuple");
         return nullptr;
       }
-      PyObject* type = PyTuple_GET_ITEM(exc_info, 0);
-      PyObject* value = PyTuple_GET_ITEM(exc_info, 1);
       PyObject* tb = PyTuple_GET_ITEM(exc_info, 2);
-      Py_XINCREF(type);
-      Py_XINCREF(value);
-      Py_XINCREF(tb);
-      PyErr_Restore(type, value, tb == Py_None ? nullptr : tb);
-      if (tb == Py_None) Py_DECREF(tb);
+      if (tb != Py_None && PyException_SetTraceback(value, tb) < 0) return nullptr;
+      PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(value)), value);
       return nullptr;
     }
   } else if (call->started) {
@@ -149,6 +147,14 @@ PyObject* start_response_new(wsgi_call* call) {
   return reinterpret_cast<PyObject*>(o);
 }
 
+bool start_response_reusable(PyObject* self) {
+  // Held by the handler's cache, and by its own write() callable if it made
+  // one (that callable holds a reference back): nobody else kept either.
+  auto* o = reinterpret_cast<start_response_object*>(self);
+  if (o->write == nullptr) return Py_REFCNT(self) == 1;
+  return Py_REFCNT(self) == 2 && Py_REFCNT(o->write) == 1;
+}
+
 void start_response_disarm(PyObject* self) { reinterpret_cast<start_response_object*>(self)->call = nullptr; }
 void start_response_rearm(PyObject* self, wsgi_call* call) {
   reinterpret_cast<start_response_object*>(self)->call = call;
@@ -165,6 +171,11 @@ bool wsgi_prepare_head(wsgi_call& call) {
   int code = http1::parse_status_line(status);
   if (code == 0 || status.size() < 5) {
     PyErr_Format(PyExc_ValueError, "invalid status line %R", call.status.get());
+    return false;
+  }
+  if (code < 200) {
+    // An interim status would leave the client waiting for a final one.
+    PyErr_Format(PyExc_ValueError, "a WSGI status must be final (200 or more), got %R", call.status.get());
     return false;
   }
   call.status_code = code;

@@ -73,6 +73,15 @@ class Server:
             found.wait(0.02)
         return self
 
+    def wait_for_log(self, text: str, timeout: float = 5.0) -> bool:
+        """True once `text` appears in the server's output (read by another thread)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.log:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"

@@ -141,6 +141,18 @@ def test_streamed_chunks_reach_the_client_before_the_response_ends(wsgi_server):
     assert b"BBBB" not in received
 
 
+def test_body_read_after_the_head_is_committed_is_complete(server):
+    # Buffered whole before the app runs, and read only after write() sent the head.
+    s = server.connect()
+    s.sendall(b"POST /write-then-read HTTP/1.1\r\nHost: t\r\nContent-Length: 12\r\n\r\nab\ncd\nef\ngh\n")
+    status, _, body, _ = read_response(s)
+    assert status == 200 and body == b"echo:AB\nCD\nEF\nGH\n"
+    s.sendall(b"POST /write-then-read HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+              b"3\r\nab\n\r\n3\r\ncd\n\r\n0\r\n\r\n")
+    status, _, body, _ = read_response(s)
+    assert status == 200 and body == b"echo:AB\nCD\n"
+
+
 def test_write_callable_output_precedes_returned_body(wsgi_server):
     r = get(wsgi_server, "/write")
     assert r.text == "written directly, then returned"
@@ -178,6 +190,7 @@ def test_204_has_no_body_and_no_framing_headers(wsgi_server):
     r = get(wsgi_server, "/empty")
     assert r.status_code == 204
     assert "transfer-encoding" not in r.headers
+    assert "content-length" not in r.headers
     assert r.content == b""
 
 

@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 
 #include "core/util/log.h"
 
@@ -17,6 +18,12 @@ namespace {
 constexpr size_t read_chunk = 16384;
 constexpr size_t body_read_chunk = 65536;
 constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
+
+int64_t monotonic_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
 
 bool parse_length(std::string_view s, int64_t& out) {
   if (s.empty() || s.size() > 18) return false;
@@ -111,7 +118,11 @@ void connection::on_readable() {
 // cannot make the server buffer without bound.
 void connection::process_input() {
   while (state_ == state::reading && !close_after_flush_ && !broken_ && !in_.empty()) {
-    if (out_.buffered_bytes() > context_.settings.output_high_water) break;
+    if (out_.buffered_bytes() > context_.settings.output_high_water) {
+      net::output_queue::flush_result sent = out_.flush(fd_);
+      if (sent == net::output_queue::flush_result::failed) broken_ = true;
+      if (sent != net::output_queue::flush_result::done) break;  // flush_and_settle waits for writable
+    }
     parse_result r = parse_request(in_.data(), in_.size(), cursor_, context_.settings.request_limits,
                                    header_storage_.data(), request_);
     if (r.status == parse_status::incomplete) {
@@ -187,12 +198,15 @@ void connection::run_exchange() {
   app_wants_close_ = false;
 
   in_exchange_ = true;
+  finished_ = false;
   context_.handler.handle(*this);
   in_exchange_ = false;
+  // The app may have run for seconds: deadlines set from here on must not
+  // start from the time the pass began.
+  context_.loop.refresh_clock();
   if (!committed_ && !broken_) {
-    log::write(log::level::error, "the application produced no response for %.*s %.*s",
-               static_cast<int>(request_.method.size()), request_.method.data(),
-               static_cast<int>(request_.target.size()), request_.target.data());
+    // (The head's views may be gone by now, so the log names no target.)
+    log::write(log::level::error, "the request handler produced no response");
     fail(500);
   }
   finish_exchange();
@@ -225,6 +239,22 @@ bool connection::body_complete_without_waiting() {
       body_done_ = true;
       return true;
     }
+    if (r.state != chunked_decoder::status::data) return false;
+  }
+}
+
+// Whether the rest of the body is already in the buffer, without consuming
+// anything: the app may still read it after the response head is committed.
+bool connection::body_buffered_whole() const {
+  if (body_done_) return true;
+  if (body_error_ != 0) return false;
+  if (request_.framing == body_framing::length) return in_.size() >= body_remaining_;
+  chunked_decoder probe = chunked_;
+  size_t pos = chunk_run_;
+  while (true) {
+    chunked_decoder::step_result r = probe.step(in_.data() + pos, in_.size() - pos);
+    pos += r.consumed;
+    if (r.state == chunked_decoder::status::done) return true;
     if (r.state != chunked_decoder::status::data) return false;
   }
 }
@@ -361,6 +391,25 @@ void connection::close_now() {
 // loop thread, so a body still arriving is waited for right here, as a
 // synchronous worker would) ---
 
+// Waits for the socket inside an exchange. A stop requested meanwhile (the
+// signal interrupts poll) bounds the wait by the graceful budget, since the
+// loop cannot run its drain deadline while this thread is in here.
+int connection::wait_for(short events, int timeout_ms) {
+  int64_t deadline = monotonic_ms() + timeout_ms;
+  while (true) {
+    if (context_.stopping()) {
+      int64_t budget = monotonic_ms() + context_.settings.graceful_timeout_ms;
+      if (budget < deadline) deadline = budget;
+    }
+    int64_t left = deadline - monotonic_ms();
+    if (left <= 0) return 0;
+    pollfd pfd{fd_, events, 0};
+    int ready = ::poll(&pfd, 1, static_cast<int>(left));
+    if (ready < 0 && errno == EINTR) continue;
+    return ready;
+  }
+}
+
 bool connection::read_more(int timeout_ms, int& error_status) {
   if (request_.expect_continue && !continue_sent_) {
     continue_sent_ = true;
@@ -374,9 +423,7 @@ bool connection::read_more(int timeout_ms, int& error_status) {
   }
   char* p = in_.prepare(body_read_chunk);
   while (true) {
-    pollfd pfd{fd_, POLLIN, 0};
-    int ready = ::poll(&pfd, 1, timeout_ms);
-    if (ready < 0 && errno == EINTR) continue;
+    int ready = wait_for(POLLIN, timeout_ms);
     if (ready == 0) {
       error_status = 408;
       return false;
@@ -405,8 +452,7 @@ bool connection::flush_blocking() {
       case net::output_queue::flush_result::blocked:
         break;
     }
-    pollfd pfd{fd_, POLLOUT, 0};
-    int ready = ::poll(&pfd, 1, context_.settings.write_timeout_ms);
+    int ready = wait_for(POLLOUT, context_.settings.write_timeout_ms);
     if (ready == 0) {
       log::write(log::level::info, "client stopped reading a response (write timeout)");
       broken_ = true;
@@ -499,6 +545,7 @@ void connection::consume_body(size_t n) {
 
 void connection::begin_response(int status_code, std::string_view status_text) {
   response_head_.clear();
+  response_length_ = -1;
   response_head_.append("HTTP/1.1 ", 9);
   response_head_.append(status_text);
   response_head_.append("\r\n", 2);
@@ -521,6 +568,7 @@ bool connection::add_header(std::string_view name, std::string_view value) {
       if (equals_ignore_case(name, "content-length")) {
         int64_t length = 0;
         if (!parse_length(value, length)) return false;
+        if (response_length_ >= 0) return response_length_ == length;  // a repeat is dropped, a conflict refused
         response_length_ = length;
       }
       break;
@@ -547,7 +595,7 @@ void connection::commit(bool body_is_empty) {
   committed_ = true;
   int s = response_status_;
   response_no_body_ = request_.is_head || s < 200 || s == 204 || s == 304;
-  bool keep = request_.keep_alive && !context_.stopping() && !app_wants_close_ && body_complete_without_waiting();
+  bool keep = request_.keep_alive && !context_.stopping() && !app_wants_close_ && body_buffered_whole();
   if (response_length_ < 0 && !response_no_body_) {
     if (body_is_empty) {
       response_head_.append("content-length: 0\r\n");
@@ -575,8 +623,17 @@ bool connection::after_output_appended() {
   return true;
 }
 
+// Called after the response ended (a WSGI close() that writes): the bytes
+// would be read as the start of the next response, so the connection closes.
+bool connection::refuse_after_finish() {
+  log::write(log::level::error, "the application wrote after its response ended; closing the connection");
+  close_after_flush_ = true;
+  return false;
+}
+
 bool connection::write_body(const char* data, size_t length) {
   if (broken_) return false;
+  if (finished_) return refuse_after_finish();
   if (!committed_) commit(false);
   if (response_no_body_ || length == 0) return true;
   if (response_length_ >= 0) {
@@ -596,9 +653,9 @@ bool connection::write_body(const char* data, size_t length) {
 }
 
 bool connection::send_file(int fd, off_t offset, uint64_t length) {
-  if (broken_) {
+  if (broken_ || finished_) {
     ::close(fd);
-    return false;
+    return broken_ ? false : refuse_after_finish();
   }
   if (!committed_) commit(length == 0);
   if (response_no_body_ || length == 0) {
@@ -624,7 +681,8 @@ bool connection::flush() {
 }
 
 void connection::finish() {
-  if (broken_) return;
+  if (broken_ || finished_) return;
+  finished_ = true;
   if (!committed_) commit(true);
   if (response_chunked_) {
     out_.bytes().append(last_chunk);
@@ -637,6 +695,7 @@ void connection::finish() {
 
 void connection::fail(int status) {
   if (broken_) return;
+  finished_ = true;
   if (!committed_) {
     committed_ = true;
     bool keep = request_.keep_alive && !context_.stopping() && body_error_ == 0 && body_complete_without_waiting();

@@ -36,6 +36,7 @@ struct connection_settings {
   int body_read_timeout_ms = 30000;
   int write_timeout_ms = 30000;
   int linger_ms = 2000;
+  int graceful_timeout_ms = 5000;  // bounds blocking waits once a stop is requested
   size_t output_high_water = 1u << 20;
 };
 
@@ -90,6 +91,9 @@ class connection final : public loop::io_handler, public loop::timer_handler, pr
   void update_timer();
   int64_t current_deadline() const;
   bool read_more(int timeout_ms, int& error_status);
+  int wait_for(short events, int timeout_ms);
+  bool body_buffered_whole() const;
+  bool refuse_after_finish();
   bool flush_blocking();
 
   // exchange
@@ -150,6 +154,7 @@ class connection final : public loop::io_handler, public loop::timer_handler, pr
   bool response_chunked_ = false;
   bool response_no_body_ = false;
   bool committed_ = false;
+  bool finished_ = false;  // finish() or fail() ran: nothing more may be written
   bool app_wants_close_ = false;
 
   sockaddr_storage peer_;

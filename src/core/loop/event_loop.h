@@ -54,8 +54,10 @@ class event_loop {
   void modify(int fd, uint32_t events, io_handler* handler);
   void remove(int fd);
 
-  // Monotonic milliseconds, read once per pass.
+  // Monotonic milliseconds, read once per pass (and by refresh_clock()).
   int64_t now_ms() const { return now_ms_; }
+  // Re-reads the clock: for callers that ran for long inside a pass.
+  void refresh_clock() { update_clock(); }
   timer_id add_timer(int64_t deadline_ms, timer_handler* handler);
   void cancel_timer(timer_id id);
 

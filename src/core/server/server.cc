@@ -9,16 +9,22 @@
 
 #include <cerrno>
 #include <cstring>
+#include <exception>
 
 #include "core/util/log.h"
 
 namespace baton::server {
 namespace {
 constexpr int accept_pause_ms = 100;
+
+server_config with_graceful_budget(server_config config) {
+  config.connection.graceful_timeout_ms = config.graceful_timeout_ms;
+  return config;
 }
+}  // namespace
 
 server::server(const server_config& config, http1::request_handler& handler, std::vector<int> listeners)
-    : config_(config),
+    : config_(with_graceful_budget(config)),
       context_{loop_, config_.connection, handler, {}, false, &loop_signals::pending, &server::on_connection_closed, this} {
   listeners_.resize(listeners.size());
   for (size_t i = 0; i < listeners.size(); ++i) {
@@ -115,7 +121,14 @@ void server::accept_from(listener_watch& l) {
     if (live_ != nullptr) live_->prev = c;
     live_ = c;
     ++live_count_;
-    c->start();
+    try {
+      c->start();
+    } catch (const std::exception& e) {
+      // One connection the kernel will not watch (ENOMEM, ENOSPC) must not
+      // stop the worker: drop it.
+      log::write(log::level::error, "could not watch a new connection: %s", e.what());
+      c->close_now();
+    }
   }
 }
 

@@ -180,6 +180,46 @@ def app(environ, start_response):
     if path == "/environ-types":
         types = {k: type(v).__name__ for k, v in environ.items()}
         return json_response(start_response, {"types": types, "version": list(environ["wsgi.version"])})
+    if path == "/write-then-read":
+        # PEP 3333 allows reading the body after the head is committed.
+        write = start_response("200 OK", [("Content-Type", "text/plain")])
+        write(b"echo:")
+        for line in stream:
+            write(line.upper())
+        return []
+    if path == "/write-in-close":
+        write = start_response("200 OK", [("Content-Type", "text/plain")])
+
+        class WritesInClose:
+            def __iter__(self):
+                yield b"body"
+
+            def close(self):
+                try:
+                    write(b"AFTER-THE-END")
+                except OSError:
+                    record("write after end refused")
+        return WritesInClose()
+    if path == "/conflicting-length":
+        start_response("200 OK", [("Content-Length", "5"), ("Content-Length", "50")])
+        return [b"hello"]
+    if path == "/repeated-length":
+        start_response("200 OK", [("Content-Length", "5"), ("Content-Length", "5")])
+        return [b"hello"]
+    if path == "/exc-info-without-exception":
+        write = start_response("200 OK", [("Content-Type", "text/plain")])
+        write(b"committed")
+        start_response("500 Oops", [], (None, None, None))
+        return [b"unreachable"]
+    if path == "/interim-status":
+        start_response("103 Early Hints", [("Link", "</a.css>; rel=preload")])
+        return [b"an interim status cannot end a response"]
+    if path == "/file-wrapper-none":
+        class Unreadable:
+            def read(self, size):
+                return None
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return environ["wsgi.file_wrapper"](Unreadable())
     if path == "/connection-close":
         start_response("200 OK", [("Content-Type", "text/plain"), ("Connection", "close")])
         return [b"bye"]
