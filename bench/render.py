@@ -53,9 +53,9 @@ def table(artifact: dict, workload: str, connections: int) -> list[str]:
     fastest_peer = max(peers) if peers else None
     floor = next((r for r in rows if r["arm"] == "floor-c"), None)
     lines = [
-        "| arm | rps median (min–max) | vs fastest peer | p50 µs | p99 µs | CPU µs/req | vs floor CPU "
-        "| busiest thread | client CPU | socket errors | non-2xx |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
+        "| arm | rps median (min–max) | vs fastest peer | p50 µs | p90 µs | p99 µs | max µs | CPU µs/req "
+        "| vs floor CPU | busiest thread | client CPU | peak RSS MiB | RSS growth KiB | socket errors | non-2xx |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         vs_peer = f"{r['rps_median'] / fastest_peer:.2f}x" if fastest_peer else "–"
@@ -66,8 +66,9 @@ def table(artifact: dict, workload: str, connections: int) -> list[str]:
         client = f"{r['client_cpu_fraction']:.0%}" + (" (bound)" if r["client_bound"] else "")
         lines.append(
             f"| {r['arm']} | {fmt_rps(r['rps_median'])} ({fmt_rps(r['rps_min'])}–{fmt_rps(r['rps_max'])}) "
-            f"| {vs_peer} | {r['p50_us']:.0f} | {r['p99_us']:.0f} | {r['cpu_us_per_request']:.2f} | {vs_floor} "
-            f"| {busiest} | {client} | {r['socket_errors']} | {r['non_2xx']} |")
+            f"| {vs_peer} | {r['p50_us']:.0f} | {r['p90_us']:.0f} | {r['p99_us']:.0f} | {r['max_us']:.0f} "
+            f"| {r['cpu_us_per_request']:.2f} | {vs_floor} | {busiest} | {client} | {r['rss_peak_kib'] / 1024:.1f} "
+            f"| {r['rss_growth_kib']:.0f} | {r['socket_errors']} | {r['non_2xx']} |")
     return lines
 
 
@@ -92,18 +93,24 @@ def plots(artifact: dict, docs: Path) -> list[str]:
 
     images = []
     suite = artifact["suite"]
+    kinds = {name: info["kind"] for name, info in artifact["arms"].items()}
+    arm_names = sorted(artifact["arms"], key=lambda a: (KIND_ORDER.get(kinds[a], 3), a))
+    colours = {arm: plt.cm.tab20(i % 20) for i, arm in enumerate(arm_names)}
+    styles = {"baton": ("-", 2.5, "o"), "peer": ("--", 1.2, "s"), "ceiling": (":", 1.5, "^")}
     for workload in sorted({r["workload"] for r in artifact["summary"]}):
         rows = [r for r in artifact["summary"] if r["workload"] == workload]
-        fig, ax = plt.subplots(figsize=(7, 4))
-        for arm in sorted({r["arm"] for r in rows}):
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        for arm in [a for a in arm_names if any(r["arm"] == a for r in rows)]:
             points = sorted((r["connections"], r["rps_median"]) for r in rows if r["arm"] == arm)
-            ax.plot([p[0] for p in points], [p[1] / 1000 for p in points], marker="o", label=arm)
+            line, width, marker = styles.get(kinds.get(arm), ("-", 1, "o"))
+            ax.plot([p[0] for p in points], [p[1] / 1000 for p in points], linestyle=line, linewidth=width,
+                    marker=marker, color=colours[arm], label=arm)
         ax.set_xscale("log", base=2)
         ax.set_xlabel("connections")
         ax.set_ylabel("k requests / s (median)")
         ax.set_title(f"{workload}: rps by concurrency ({suite})")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
         name = f"bench/{suite}-{workload}-rps.png"
         fig.tight_layout()
         fig.savefig(docs / name, dpi=100)
@@ -171,6 +178,15 @@ def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[
                 "The busiest threads of each arm (from `/proc/PID/task/TID/stat`, sampled every 0.5 s). "
                 "A thread near 100 % is the bound; a client near 100 % means wrk, not the server, set the rate.",
                 ""] + thread_table(artifact, workload, connections) + [""]
+    syscall_rows = [r for r in artifact["summary"] if r.get("syscalls_per_request")]
+    if syscall_rows:
+        out += ["### Syscalls per request (`strace -c -f`, a separate 2 s run per arm; its rate is not reported)",
+                "", "| arm | workload | connections | total | top calls |", "|---|---|---:|---:|---|"]
+        for r in syscall_rows:
+            sc = r["syscalls_per_request"]
+            top = ", ".join(f"{name} {n}" for name, n in list(sc["per_request"].items())[:6])
+            out.append(f"| {r['arm']} | {r['workload']} | {r['connections']} | {sc['total_per_request']} | {top} |")
+        out.append("")
     for image in plots(artifact, docs):
         out += [f"![{image}]({image})", ""]
     return out

@@ -192,6 +192,18 @@ def measure(arm: Arm, w: Workload, connections: int, settings: Settings, log_pat
     }
 
 
+def keep_log_tails(out_dir: Path, keep: int = 16384) -> None:
+    """Servers' own logs are kept for diagnosis, but only their last bytes:
+    some peers log a line per queued request (waitress), megabytes a run."""
+    for log in out_dir.glob("*.log"):
+        size = log.stat().st_size
+        if size > keep:
+            with open(log, "rb") as f:
+                f.seek(size - keep)
+                tail = f.read()
+            log.write_bytes(b"[... %d earlier bytes dropped ...]\n" % (size - keep) + tail)
+
+
 def machine() -> dict:
     model = "unknown"
     try:
@@ -218,6 +230,7 @@ def summarize(runs: list[dict]) -> list[dict]:
             "workload": workload, "connections": connections, "arm": arm, "rounds": len(rs),
             "rps_median": statistics.median(rps), "rps_min": rps[0], "rps_max": rps[-1],
             "p50_us": statistics.median(r["latency_us"]["p50"] for r in rs),
+            "p90_us": statistics.median(r["latency_us"]["p90"] for r in rs),
             "p99_us": statistics.median(r["latency_us"]["p99"] for r in rs),
             "max_us": max(r["latency_us"]["max"] for r in rs),
             "cpu_us_per_request": statistics.median(r["cpu"]["total_us_per_request"] or 0 for r in rs),
@@ -274,6 +287,7 @@ def run(settings: Settings, out_dir: Path, progress=print) -> dict:
         result["round"] = round_index
         artifact["runs"].append(result)
     artifact["elapsed_seconds"] = round(time.monotonic() - started, 1)
+    keep_log_tails(out_dir)
     artifact["summary"] = summarize(artifact["runs"])
     (out_dir / "results.json").write_text(json.dumps(artifact, indent=1))
     return artifact

@@ -150,8 +150,14 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
 // '_' is dropped (null): it would be indistinguishable from its '-' twin
 // once mapped, which lets a client spoof a header a proxy set.
 PyObject* wsgi_handler::header_key(std::string_view name) {
-  char lower[256];
-  if (name.size() > sizeof lower) return nullptr;
+  // Names are short; a long one (the head limit allows it) goes to the heap.
+  char stack_buffer[256];
+  std::string heap_buffer;
+  char* lower = stack_buffer;
+  if (name.size() > sizeof stack_buffer) {
+    heap_buffer.resize(name.size());
+    lower = heap_buffer.data();
+  }
   for (size_t i = 0; i < name.size(); ++i) {
     char c = name[i];
     lower[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;

@@ -70,6 +70,14 @@ def test_repeated_request_headers_are_joined_with_commas(wsgi_server):
     assert headers["HTTP_COOKIE"] == "c=1; d=2"
 
 
+def test_a_very_long_header_name_reaches_the_environ(wsgi_server):
+    name = "X-" + "Long" * 100
+    s = wsgi_server.connect()
+    s.sendall(f"GET /echo HTTP/1.1\r\nHost: t\r\n{name}: yes\r\n\r\n".encode())
+    _, _, body, _ = read_response(s)
+    assert json.loads(body)["headers"]["HTTP_" + name.upper().replace("-", "_")] == "yes"
+
+
 def test_header_names_with_underscores_are_dropped(wsgi_server):
     s = wsgi_server.connect()
     s.sendall(b"GET /echo HTTP/1.1\r\nHost: t\r\nX_Forwarded_For: 6.6.6.6\r\nX-Forwarded-For: 1.2.3.4\r\n\r\n")
