@@ -25,71 +25,17 @@
 #include "core/http1/chunked.h"
 #include "core/http1/parser.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define BATON_REPLAY_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BATON_REPLAY_ASAN 1
-#endif
-#endif
-#ifdef BATON_REPLAY_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
+#include "support/exact_bytes.h"
 
 namespace {
+
+using baton::test::exact_bytes;
+using baton::test::printable;
 
 namespace h = baton::http1;
 
 // A heap copy of the bytes of exactly their size; show(k) leaves only the
 // first k readable under ASan.
-class exact_bytes {
- public:
-  explicit exact_bytes(std::string_view s) : size_(s.size()), data_(new char[s.empty() ? 1 : s.size()]) {
-    if (!s.empty()) std::memcpy(data_.get(), s.data(), s.size());
-  }
-  ~exact_bytes() { unpoison(); }
-  exact_bytes(const exact_bytes&) = delete;
-  exact_bytes& operator=(const exact_bytes&) = delete;
-
-  const char* show(size_t k) {
-    (void)k;
-    unpoison();
-#ifdef BATON_REPLAY_ASAN
-    if (k < size_) ASAN_POISON_MEMORY_REGION(data_.get() + k, size_ - k);
-#endif
-    return data_.get();
-  }
-
- private:
-  void unpoison() {
-#ifdef BATON_REPLAY_ASAN
-    if (size_ > 0) ASAN_UNPOISON_MEMORY_REGION(data_.get(), size_);
-#endif
-  }
-  size_t size_;
-  std::unique_ptr<char[]> data_;
-};
-
-std::string printable(std::string_view s, size_t max = 200) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (out.size() >= max) {
-      out += "...";
-      break;
-    }
-    if (c == '\r') out += "\\r";
-    else if (c == '\n') out += "\\n";
-    else if (c == '\\') out += "\\\\";
-    else if (c < 0x20 || c >= 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
 
 h::limits replay_limits() {
   h::limits lim;

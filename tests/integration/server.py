@@ -203,6 +203,17 @@ class _Reader:
         return out
 
 
+def read_until_closed(sock: socket.socket, timeout: float = 5.0) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    sock.settimeout(timeout)
+    received = b""
+    while True:
+        data = sock.recv(65536)
+        if not data:
+            return received
+        received += data
+
+
 def closed_by_peer(sock: socket.socket, timeout: float = 5.0) -> bool:
     """True if the server closes the connection (EOF or reset) within timeout, after any pending bytes."""
     sock.settimeout(timeout)

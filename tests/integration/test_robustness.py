@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from tests.integration.server import closed_by_peer, read_response
+from tests.integration.server import closed_by_peer, read_response, read_until_closed
 
 APP = "tests.integration.apps.wsgi_apps:app"
 
@@ -42,13 +42,7 @@ def test_failing_app_gets_500_a_traceback_and_the_connection_keeps_serving(serve
 def test_exc_info_without_an_exception_after_the_head_closes_the_connection(server):
     s = server.connect()
     s.sendall(b"GET /exc-info-without-exception HTTP/1.1\r\nHost: t\r\n\r\n")
-    s.settimeout(5)
-    received = b""
-    while True:
-        data = s.recv(65536)
-        if not data:
-            break
-        received += data
+    received = read_until_closed(s)
     assert received.startswith(b"HTTP/1.1 200 OK") and b"committed" in received
     assert server.wait_for_log("exc_info must be a (type, exception, traceback) tuple"), server.log
     assert "SystemError" not in server.log
@@ -62,13 +56,7 @@ def test_a_write_from_close_after_the_end_never_reaches_the_next_response(server
     assert status == 200 and body == b"body"
     # The late write was refused and the connection ended: no stray bytes
     # were ever parsed as a response.
-    s.settimeout(5)
-    rest = b""
-    while True:
-        data = s.recv(65536)
-        if not data:
-            break
-        rest += data
+    rest = read_until_closed(s)
     assert b"AFTER-THE-END" not in rest
     assert server.wait_for_log("wrote after its response ended"), server.log
 
@@ -105,13 +93,7 @@ def test_exc_info_replaces_the_response_before_the_head_is_sent(server):
 def test_app_failing_mid_body_closes_the_connection_without_a_second_status(server):
     s = server.connect()
     s.sendall(b"GET /raise-mid-body HTTP/1.1\r\nHost: t\r\n\r\n")
-    s.settimeout(5)
-    received = b""
-    while True:
-        data = s.recv(65536)
-        if not data:
-            break
-        received += data
+    received = read_until_closed(s)
     assert received.startswith(b"HTTP/1.1 200 OK")
     assert received.count(b"HTTP/1.1") == 1
     assert b"first chunk" in received
@@ -122,13 +104,7 @@ def test_app_failing_mid_body_closes_the_connection_without_a_second_status(serv
 def test_short_content_length_closes_the_connection(server):
     s = server.connect()
     s.sendall(b"GET /short-length HTTP/1.1\r\nHost: t\r\n\r\n")
-    s.settimeout(5)
-    received = b""
-    while True:
-        data = s.recv(65536)
-        if not data:
-            break
-        received += data
+    received = read_until_closed(s)
     assert received.endswith(b"only this")
 
 
