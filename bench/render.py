@@ -45,6 +45,11 @@ def ratios(artifact: dict) -> list[tuple[str, str, str, int, float]]:
     return sorted(out)
 
 
+def latency(row: dict, key: str, pipelined: bool) -> str:
+    # wrk times only the first request of each pipelined batch: no figure is honest there.
+    return "–" if pipelined else f"{row[key]:.0f}"
+
+
 def table(artifact: dict, workload: str, connections: int) -> list[str]:
     kinds = {name: info["kind"] for name, info in artifact["arms"].items()}
     rows = [r for r in artifact["summary"] if r["workload"] == workload and r["connections"] == connections]
@@ -57,6 +62,7 @@ def table(artifact: dict, workload: str, connections: int) -> list[str]:
         "| vs floor CPU | busiest thread | client CPU | peak RSS MiB | RSS growth KiB | socket errors | non-2xx |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
     ]
+    pipelined = artifact["settings"].get("pipeline", 0) > 0
     for r in rows:
         vs_peer = f"{r['rps_median'] / fastest_peer:.2f}x" if fastest_peer else "–"
         vs_floor = (f"{r['cpu_us_per_request'] / floor['cpu_us_per_request']:.2f}x"
@@ -66,7 +72,8 @@ def table(artifact: dict, workload: str, connections: int) -> list[str]:
         client = f"{r['client_cpu_fraction']:.0%}" + (" (bound)" if r["client_bound"] else "")
         lines.append(
             f"| {r['arm']} | {fmt_rps(r['rps_median'])} ({fmt_rps(r['rps_min'])}–{fmt_rps(r['rps_max'])}) "
-            f"| {vs_peer} | {r['p50_us']:.0f} | {r['p90_us']:.0f} | {r['p99_us']:.0f} | {r['max_us']:.0f} "
+            f"| {vs_peer} | {latency(r, 'p50_us', pipelined)} | {latency(r, 'p90_us', pipelined)} "
+            f"| {latency(r, 'p99_us', pipelined)} | {latency(r, 'max_us', pipelined)} "
             f"| {r['cpu_us_per_request']:.2f} | {vs_floor} | {busiest} | {client} | {r['rss_peak_kib'] / 1024:.1f} "
             f"| {r['rss_growth_kib']:.0f} | {r['socket_errors']} | {r['non_2xx']} |")
     return lines
@@ -151,9 +158,12 @@ def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[
     out = [f"## Suite `{artifact['suite']}` — {artifact['started']}", "",
            f"Artifact: [`{path.relative_to(root)}`](../{path.relative_to(root)}). "
            f"Machine: {m['cpu_model']}, {m['cores']} cores, Linux {m['kernel']}, Python {m['python']}, "
-           f"wrk {m['wrk']}. Server pinned to CPU {s['server_cpus']}, wrk ({s['threads']} thread) to CPU "
+           f"wrk {m['wrk']}" + (f"; packages: {', '.join(f'{k} {v}' for k, v in m['packages'].items())}"
+                                 if m.get("packages") else "") + f". Server pinned to CPU {s['server_cpus']}, wrk ({s['threads']} thread) to CPU "
            f"{s['client_cpus']}; keep-alive; {s['rounds']} rounds of {s['duration']} s after {s['warmup']} s "
-           f"warm-up, arms alternated (A B … then … B A) within each configuration. Medians, with min–max.", ""]
+           f"warm-up, arms alternated (A B … then … B A) within each configuration. Medians, with min–max."
+           + (f" wrk sends {s['pipeline']} requests per write (pipelining), so latency is not reported."
+              if s.get("pipeline") else ""), ""]
     out += ["Arms:", ""]
     for name, info in artifact["arms"].items():
         out.append(f"- `{name}` ({info['kind']}): {info['describe']} — {info['version']}")

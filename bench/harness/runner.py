@@ -214,7 +214,13 @@ def machine() -> dict:
     except OSError:
         pass
     return {"cpu_model": model, "cores": os.cpu_count(), "kernel": platform.release(),
-            "python": platform.python_version(), "wrk": debian_version("wrk")}
+            "python": platform.python_version(), "wrk": debian_version("wrk"),
+            "packages": {p: debian_version(p) for p in WORKLOAD_PACKAGES}}
+
+
+# The Debian packages the workloads' own code comes from.
+WORKLOAD_PACKAGES = ("python3", "python3-flask", "python3-werkzeug", "python3-django", "python3-starlette",
+                     "python3-uvloop", "python3-httptools", "python3-h11")
 
 
 def summarize(runs: list[dict]) -> list[dict]:
