@@ -213,7 +213,9 @@ def machine() -> dict:
                 break
     except OSError:
         pass
-    return {"cpu_model": model, "cores": os.cpu_count(), "kernel": platform.release(),
+    commit = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"], capture_output=True,
+                            text=True).stdout.strip()
+    return {"cpu_model": model, "cores": os.cpu_count(), "kernel": platform.release(), "commit": commit or "unknown",
             "python": platform.python_version(), "wrk": debian_version("wrk"),
             "packages": {p: debian_version(p) for p in WORKLOAD_PACKAGES}}
 
