@@ -213,8 +213,14 @@ def machine() -> dict:
                 break
     except OSError:
         pass
-    commit = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"], capture_output=True,
+    # The code measured: "-modified" when sources differ from the commit
+    # (regenerated artifacts and pages do not count).
+    commit = subprocess.run(["git", "-C", str(ROOT), "describe", "--always"], capture_output=True,
                             text=True).stdout.strip()
+    changed = subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "src", "python", "apps",
+                              "bench/harness", "bench/lua", "bench/floor.c"]).returncode
+    if commit and changed:
+        commit += "-modified"
     return {"cpu_model": model, "cores": os.cpu_count(), "kernel": platform.release(), "commit": commit or "unknown",
             "python": platform.python_version(), "wrk": debian_version("wrk"),
             "packages": {p: debian_version(p) for p in WORKLOAD_PACKAGES}}
