@@ -1,6 +1,7 @@
 // A standalone server answering the native hello on 127.0.0.1:PORT, with no
-// Python at all. The sanitizer build runs it under integration tests so the
-// connection state machine is exercised with AddressSanitizer watching.
+// Python at all: for profiling the core alone (valgrind --tool=callgrind
+// build/unit/native_server 8051, then a keep-alive client) and for running
+// the connection state machine by hand under the sanitizer build.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
