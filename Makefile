@@ -20,7 +20,7 @@ BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn python3-waitress pyth
 
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
-.PHONY: all deps bench-deps build serve test unit asan pytest bench clean
+.PHONY: all deps bench-deps build serve test unit asan pytest bench lint clean
 
 all: build
 
@@ -75,6 +75,12 @@ test: build unit asan pytest
 
 bench: build bench-deps
 	$(VENV_PY) bench/run.py --suite $(SUITE) $(BENCH_ARGS)
+
+# clang-tidy over core (unit build's compile database) and the bridge (the
+# wheel build's), with the checks in .clang-tidy; warnings are errors.
+lint: build build/unit/build.ninja
+	clang-tidy --quiet -p build/unit src/core/*/*.cc
+	clang-tidy --quiet -p build/py src/bridge/*.cc
 
 clean:
 	rm -rf build $(VENV) .stamp-deps tests/conformance/corpus.txt

@@ -3,6 +3,7 @@
 // thread holds the GIL except while it waits for events).
 #include <unistd.h>
 
+#include <cmath>
 #include <exception>
 #include <memory>
 #include <string>
@@ -24,7 +25,7 @@ struct gil_release {
   static void after(void* self) { PyEval_RestoreThread(static_cast<gil_release*>(self)->state); }
 };
 
-int to_ms(double seconds) { return seconds <= 0 ? 0 : static_cast<int>(seconds * 1000.0 + 0.5); }
+int to_ms(double seconds) { return seconds <= 0 ? 0 : static_cast<int>(std::lround(seconds * 1000.0)); }
 
 PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
   static const char* keywords[] = {"app", "listeners", "native_hello", "keep_alive_timeout",

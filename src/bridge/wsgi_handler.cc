@@ -278,11 +278,12 @@ int wsgi_handler::try_send_file(PyObject* result, wsgi_call& call) {
     PyErr_Clear();
     return 0;
   }
-  int fd = PyLong_AsLong(fileno.get());
-  if (fd < 0) {
+  long fileno_value = PyLong_AsLong(fileno.get());
+  if (fileno_value < 0 || fileno_value > INT32_MAX) {
     PyErr_Clear();
     return 0;
   }
+  int fd = static_cast<int>(fileno_value);
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
   // Python's buffered file may have read ahead; tell() is the logical position.

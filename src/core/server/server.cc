@@ -102,14 +102,14 @@ void server::accept_from(listener_watch& l) {
       if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
         // Out of descriptors: stop accepting for a moment instead of
         // spinning on a listener that stays readable.
-        log::write(log::level::warning, "accept failed (%s); pausing accepts for %d ms", std::strerror(errno),
+        log::write(log::level::warning, "accept failed (%s); pausing accepts for %d ms", strerrordesc_np(errno),
                    accept_pause_ms);
         loop_.remove(l.fd);
         l.paused = true;
         loop_.add_timer(loop_.now_ms() + accept_pause_ms, &l);
         return;
       }
-      log::write(log::level::error, "accept failed: %s", std::strerror(errno));
+      log::write(log::level::error, "accept failed: %s", strerrordesc_np(errno));
       return;
     }
     if (peer.ss_family == AF_INET || peer.ss_family == AF_INET6) {
