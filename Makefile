@@ -13,7 +13,7 @@ BENCH_ARGS  ?=
 # Debian packages for building and testing (checked, installed if missing).
 DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv python3-mesonpy \
 	libgtest-dev python3-pytest python3-pytest-timeout python3-httpx python3-flask \
-	python3-django python3-psutil curl wrk python3-matplotlib util-linux
+	python3-django python3-psutil curl wrk python3-matplotlib util-linux clang-tidy
 # Extra packages the benchmarks need: the peer servers.
 BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn python3-waitress python3-uvicorn \
 	python3-uvloop python3-httptools python3-hypercorn python3-daphne python3-starlette nginx-light strace
@@ -71,7 +71,7 @@ tests/conformance/corpus.txt: tools/corpus_to_text.py
 pytest: build
 	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench -p no:cacheprovider
 
-test: build unit asan pytest
+test: build unit asan lint pytest
 
 bench: build bench-deps
 	$(VENV_PY) bench/run.py --suite $(SUITE) $(BENCH_ARGS)
@@ -79,8 +79,12 @@ bench: build bench-deps
 # clang-tidy over core (unit build's compile database) and the bridge (the
 # wheel build's), with the checks in .clang-tidy; warnings are errors.
 lint: build build/unit/build.ninja
-	clang-tidy --quiet -p build/unit src/core/*/*.cc
-	clang-tidy --quiet -p build/py src/bridge/*.cc
+	@status=0; \
+	clang-tidy --quiet -p build/unit src/core/*/*.cc > build/lint.log 2>&1 || status=1; \
+	clang-tidy --quiet -p build/py src/bridge/*.cc >> build/lint.log 2>&1 || status=1; \
+	grep -v "warnings generated" build/lint.log || true; \
+	if [ $$status = 0 ]; then echo "lint: clang-tidy clean"; else echo "lint: clang-tidy found problems"; fi; \
+	exit $$status
 
 clean:
 	rm -rf build $(VENV) .stamp-deps tests/conformance/corpus.txt
