@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import tempfile
 
 import httpx
 import pytest
@@ -76,7 +77,8 @@ def test_streamed_response(client, framework):
 def test_file_response(client, framework):
     r = client.get("/file")
     assert r.status_code == 200
-    path = f"/tmp/baton-{framework.name}-{framework.proc.pid}" + (".txt" if framework.name == "flask" else ".bin")
+    suffix = ".txt" if framework.name == "flask" else ".bin"
+    path = os.path.join(tempfile.gettempdir(), f"baton-{framework.name}-{framework.proc.pid}{suffix}")
     with open(path, "rb") as f:
         assert r.content == f.read()
     assert r.headers["content-length"] == str(len(r.content))
