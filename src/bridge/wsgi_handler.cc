@@ -211,9 +211,7 @@ bool wsgi_handler::add_header_fields(PyObject* environ, const http1::request& he
   return true;
 }
 
-py_ref wsgi_handler::build_environ(http1::exchange& ex, wsgi_call& call, PyObject* input, PyObject* start_response) {
-  (void)call;
-  (void)start_response;
+py_ref wsgi_handler::build_environ(http1::exchange& ex, PyObject* input) {
   const http1::request& head = ex.head();
   py_ref environ = py_ref::steal(PyDict_Copy(template_.get()));
   if (!environ) return {};
@@ -399,7 +397,7 @@ void wsgi_handler::handle(http1::exchange& ex) {
   {
     py_ref environ;
     if (cached_input_ && cached_start_response_) {
-      environ = build_environ(ex, call, cached_input_.get(), cached_start_response_.get());
+      environ = build_environ(ex, cached_input_.get());
     }
     if (environ) {
       PyObject* args[2] = {environ.get(), cached_start_response_.get()};

@@ -34,7 +34,7 @@ class wsgi_handler final : public http1::request_handler {
 
  private:
   wsgi_handler() = default;
-  py_ref build_environ(http1::exchange& ex, wsgi_call& call, PyObject* input, PyObject* start_response);
+  py_ref build_environ(http1::exchange& ex, PyObject* input);
   bool add_header_fields(PyObject* environ, const http1::request& head);
   PyObject* header_key(std::string_view name);
   bool send_result(PyObject* result, wsgi_call& call);

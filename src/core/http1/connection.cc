@@ -150,23 +150,30 @@ void connection::process_input() {
 // without the app ever seeing the request. Bytes still on the wire are
 // checked as the app reads them.
 bool connection::chunked_prefix_is_valid() {
-  chunked_decoder probe;
   uint64_t received = 0;
-  size_t pos = 0;
+  chunked_decoder::step_result r = scan_buffered_chunks(chunked_decoder{}, 0, received);
+  if (r.state == chunked_decoder::status::error) {
+    reject(400, r.reason);
+    return false;
+  }
   uint64_t max_body = context_.settings.request_limits.max_body;
+  if (max_body != 0 && received > max_body) {
+    reject(413, "chunked body too large");
+    return false;
+  }
+  return true;
+}
+
+// Runs a copy of a chunked decoder over the buffered bytes from `pos`,
+// consuming nothing, until it needs more, ends or fails; `received` counts
+// the body bytes it passed.
+chunked_decoder::step_result connection::scan_buffered_chunks(chunked_decoder probe, size_t pos,
+                                                              uint64_t& received) const {
   while (true) {
     chunked_decoder::step_result r = probe.step(in_.data() + pos, in_.size() - pos);
     pos += r.consumed;
-    if (r.state == chunked_decoder::status::error) {
-      reject(400, r.reason);
-      return false;
-    }
-    if (r.state != chunked_decoder::status::data) return true;
+    if (r.state != chunked_decoder::status::data) return r;
     received += r.data_length;
-    if (max_body != 0 && received > max_body) {
-      reject(413, "chunked body too large");
-      return false;
-    }
   }
 }
 
@@ -249,14 +256,8 @@ bool connection::body_buffered_whole() const {
   if (body_done_) return true;
   if (body_error_ != 0) return false;
   if (request_.framing == body_framing::length) return in_.size() >= body_remaining_;
-  chunked_decoder probe = chunked_;
-  size_t pos = chunk_run_;
-  while (true) {
-    chunked_decoder::step_result r = probe.step(in_.data() + pos, in_.size() - pos);
-    pos += r.consumed;
-    if (r.state == chunked_decoder::status::done) return true;
-    if (r.state != chunked_decoder::status::data) return false;
-  }
+  uint64_t received = 0;
+  return scan_buffered_chunks(chunked_, chunk_run_, received).state == chunked_decoder::status::done;
 }
 
 void connection::reject(int status, const char* reason) {

@@ -84,6 +84,7 @@ class connection final : public loop::io_handler, public loop::timer_handler, pr
   void process_input();
   void run_exchange();
   bool chunked_prefix_is_valid();
+  chunked_decoder::step_result scan_buffered_chunks(chunked_decoder probe, size_t pos, uint64_t& received) const;
   void finish_exchange();
   void reject(int status, const char* reason);
   void flush_and_settle();
