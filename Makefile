@@ -37,7 +37,7 @@ $(VENV_PY): | .stamp-deps
 
 # Built offline: meson-python comes from Debian, nothing is downloaded.
 $(BATON): $(VENV_PY) $(SOURCES)
-	@mkdir -p build/py
+	@mkdir -p build
 	$(VENV_PY) -m pip install --quiet --no-build-isolation --no-deps --no-index \
 		--config-settings=builddir=build/py .
 	@touch $@
