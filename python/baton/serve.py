@@ -42,6 +42,13 @@ def bind(config: Config) -> socket.socket:
     return sock
 
 
+def _switch(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() not in ("0", "false", "no", "off")
+
+
 def run(config: Config, app, sock: socket.socket) -> None:
     if sock.family == socket.AF_UNIX:
         server_name, server_port = "localhost", ""
@@ -51,7 +58,10 @@ def run(config: Config, app, sock: socket.socket) -> None:
         host = f"[{server_name}]" if sock.family == socket.AF_INET6 else server_name
         where = f"http://{host}:{server_port}"
     what = "the native hello route" if config.native_hello else config.app
-    logger.info("baton serving %s on %s (pid %d)", what, where, os.getpid())
+    shape = "" if config.native_hello else (
+        f", {config.blocking_threads} app thread{'s' if config.blocking_threads != 1 else ''}"
+        if config.blocking_threads else ", the app on the loop thread")
+    logger.info("baton serving %s on %s (pid %d%s)", what, where, os.getpid(), shape)
     # The native server owns the descriptor from here and closes it.
     _baton.serve(
         app,
@@ -63,6 +73,14 @@ def run(config: Config, app, sock: socket.socket) -> None:
         max_header_size=config.max_header_size,
         max_headers=config.max_headers,
         max_body_size=config.max_body_size,
+        body_read_timeout=config.body_read_timeout,
+        blocking_threads=config.blocking_threads,
+        # A/B switches for the benchmarks, not options: the attached loop of
+        # before the detach, the pool without its turn barrier, and the
+        # predecessor's inline fallback when every pool thread is busy.
+        loop_attached=_switch("BATON_LOOP_ATTACHED", False),
+        pool_turn=_switch("BATON_POOL_TURN", True),
+        pool_fallback_inline=os.environ.get("BATON_POOL_FALLBACK", "") == "inline",
         root_path=config.root_path,
         server_name=str(server_name),
         server_port=str(server_port),

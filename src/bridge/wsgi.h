@@ -4,16 +4,19 @@
 #pragma once
 
 #include "bridge/py_ref.h"
-#include "core/http1/exchange.h"
+#include "bridge/stream_wait.h"
+#include "core/http1/stream.h"
 
 namespace baton::bridge {
 
-// One WSGI call in flight. It lives on the loop thread's stack during
-// handle(); the Python objects that point at it (wsgi.input,
+// One WSGI call in flight. It lives on the stack of the thread running the
+// app during handle(); the Python objects that point at it (wsgi.input,
 // start_response, write) are disarmed before it goes away, so a reference
 // the app kept past the request raises instead of touching freed memory.
 struct wsgi_call {
-  http1::exchange* ex = nullptr;
+  http1::stream* s = nullptr;
+  stream_waiter* waiter = nullptr;
+  uint64_t body_consumed = 0;  // bytes the app has read
   py_ref status;   // str, from start_response
   py_ref headers;  // list of (str, str), from start_response
   int status_code = 0;
@@ -37,6 +40,11 @@ bool start_response_reusable(PyObject* start_response);
 // Hands status and headers to the exchange if not done yet. Returns false
 // with a Python error set when they are invalid.
 bool wsgi_prepare_head(wsgi_call& call);
+// Sends body bytes, waiting (GIL released) while the output window is full.
+// Returns false when the client is gone.
+bool wsgi_send(wsgi_call& call, const char* data, size_t length);
+// Hands what is queued to the loop now and waits until the window has room.
+bool wsgi_flush(wsgi_call& call);
 
 // wsgi.file_wrapper.
 extern PyTypeObject file_wrapper_type;

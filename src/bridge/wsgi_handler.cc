@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/util/log.h"
+#include "core/util/text.h"
 
 namespace baton::bridge {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 bool may_add_length(const wsgi_call& call, uint64_t total) {
   int s = call.status_code;
   if (s == 204 || s == 304) return false;
-  return !(call.ex->head().is_head && total == 0);
+  return !(call.s->head().is_head && total == 0);
 }
 
 // Environ keys, interned once per process.
@@ -53,13 +54,6 @@ bool intern_keys() {
   return keys.empty != nullptr && !PyErr_Occurred();
 }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // PEP 3333 PATH_INFO: the percent-decoded path as a latin-1 str.
 PyObject* decode_path(std::string_view path) {
   if (path.find('%') == std::string_view::npos) {
@@ -68,8 +62,9 @@ PyObject* decode_path(std::string_view path) {
   std::string decoded;
   decoded.reserve(path.size());
   for (size_t i = 0; i < path.size(); ++i) {
-    if (path[i] == '%' && i + 2 < path.size() + 0 && hex_digit(path[i + 1]) >= 0 && hex_digit(path[i + 2]) >= 0) {
-      decoded.push_back(static_cast<char>(hex_digit(path[i + 1]) * 16 + hex_digit(path[i + 2])));
+    if (path[i] == '%' && i + 2 < path.size() && util::hex_digit(path[i + 1]) >= 0 &&
+        util::hex_digit(path[i + 2]) >= 0) {
+      decoded.push_back(static_cast<char>(util::hex_digit(path[i + 1]) * 16 + util::hex_digit(path[i + 2])));
       i += 2;
     } else {
       decoded.push_back(path[i]);
@@ -89,16 +84,61 @@ bool set_item(PyObject* dict, PyObject* key, PyObject* value_new_ref) {
   return rc == 0;
 }
 
-constexpr const char* common_fields[] = {
+// Request fields most clients send, lower case. Their environ keys are made
+// once; a request's field name is matched against this list by its length
+// and a case-insensitive compare, with no lower-casing copy and no hash.
+constexpr std::string_view common_fields[] = {
     "host", "user-agent", "accept", "accept-encoding", "accept-language", "connection", "cookie",
     "cache-control", "referer", "origin", "authorization", "if-none-match", "if-modified-since", "pragma",
     "upgrade-insecure-requests", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-real-ip",
     "x-requested-with", "sec-fetch-site", "sec-fetch-mode", "sec-fetch-dest", "sec-fetch-user", "dnt", "te",
-    "upgrade", "expect", "range", "if-range", "x-csrftoken", "content-encoding"};
+    "upgrade", "expect", "range", "if-range", "x-csrftoken", "content-encoding", "content-type", "content-length",
+    "forwarded", "x-forwarded-port", "sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform", "priority"};
+constexpr size_t common_count = sizeof common_fields / sizeof common_fields[0];
+
+int common_field_index(std::string_view name) {
+  for (size_t i = 0; i < common_count; ++i) {
+    if (common_fields[i].size() == name.size() && util::ascii_equals_ignore_case(common_fields[i], name)) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+// The environ key for a lower-case field name: HTTP_ plus the name
+// upper-cased with '-' as '_', or CONTENT_TYPE / CONTENT_LENGTH. A name that
+// already holds '_' gets null: it would be indistinguishable from its '-'
+// twin once mapped, which lets a client spoof a header a proxy set.
+py_ref environ_key_for(std::string_view lower_name) {
+  if (lower_name.find('_') != std::string_view::npos) return {};
+  std::string k;
+  if (lower_name == "content-type") {
+    k = "CONTENT_TYPE";
+  } else if (lower_name == "content-length") {
+    k = "CONTENT_LENGTH";
+  } else {
+    k.reserve(5 + lower_name.size());
+    k = "HTTP_";
+    for (char c : lower_name) k.push_back(c == '-' ? '_' : (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c);
+  }
+  PyObject* key = PyUnicode_InternFromString(k.c_str());
+  if (key == nullptr) PyErr_Clear();
+  return py_ref::steal(key);
+}
 
 constexpr size_t max_cached_header_keys = 512;
 
+thread_local wsgi_thread_state* current_thread_state = nullptr;
+
+// A body iterable that has no close(): skipping the lookup for the types
+// apps return most saves raising and clearing an AttributeError per request.
+bool has_no_close(PyObject* result) {
+  return PyList_CheckExact(result) || PyTuple_CheckExact(result) || PyBytes_CheckExact(result);
+}
+
 }  // namespace
+
+void wsgi_handler::set_thread_state(wsgi_thread_state* state) { current_thread_state = state; }
 
 std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) {
   if (keys.empty == nullptr && !intern_keys()) return nullptr;
@@ -118,26 +158,32 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
     Py_DECREF(value_new_ref);
     return rc == 0;
   };
-  Py_INCREF(version.get());
-  Py_INCREF(Py_False);
-  Py_INCREF(Py_True);
-  Py_INCREF(reinterpret_cast<PyObject*>(&file_wrapper_type));
-  PyObject* multiprocess = options.multiprocess ? Py_True : Py_False;
-  Py_INCREF(multiprocess);
+  auto put_key = [&](PyObject* key) { return PyDict_SetItem(t.get(), key, keys.empty) == 0; };
+  auto owned = [](PyObject* o) {
+    Py_INCREF(o);
+    return o;
+  };
   PyObject* stderr_obj = errors ? errors.get() : Py_None;
-  Py_INCREF(stderr_obj);
-  bool ok = put("wsgi.version", version.get()) && put("wsgi.url_scheme", PyUnicode_FromString(options.url_scheme.c_str())) &&
-            put("wsgi.errors", stderr_obj) && put("wsgi.multithread", Py_False) &&
-            put("wsgi.multiprocess", multiprocess) && put("wsgi.run_once", PyBool_FromLong(0)) &&
-            put("wsgi.input_terminated", Py_True) &&
-            put("wsgi.file_wrapper", reinterpret_cast<PyObject*>(&file_wrapper_type)) &&
+  // Every key each request sets is in the template already (with a
+  // placeholder), so the per-request copy is sized for them and setting
+  // them replaces rather than grows.
+  bool ok = put("wsgi.version", owned(version.get())) &&
+            put("wsgi.url_scheme", PyUnicode_FromString(options.url_scheme.c_str())) &&
+            put("wsgi.errors", owned(stderr_obj)) && put("wsgi.multithread", owned(options.multithread ? Py_True : Py_False)) &&
+            put("wsgi.multiprocess", owned(options.multiprocess ? Py_True : Py_False)) &&
+            put("wsgi.run_once", owned(Py_False)) && put("wsgi.input_terminated", owned(Py_True)) &&
+            put("wsgi.file_wrapper", owned(reinterpret_cast<PyObject*>(&file_wrapper_type))) &&
             put("SERVER_NAME", PyUnicode_FromString(options.server_name.c_str())) &&
             put("SERVER_PORT", PyUnicode_FromString(options.server_port.c_str())) &&
-            put("SCRIPT_NAME", PyUnicode_FromString(options.root_path.c_str()));
+            put("SCRIPT_NAME", PyUnicode_FromString(options.root_path.c_str())) && put_key(keys.request_method) &&
+            put_key(keys.path_info) && put_key(keys.query_string) && put_key(keys.raw_uri) &&
+            put_key(keys.server_protocol) && put_key(keys.remote_addr) && put_key(keys.remote_port) &&
+            put_key(keys.wsgi_input);
   if (!ok) return nullptr;
   h->template_ = std::move(t);
 
-  for (const char* name : common_fields) h->header_key(name);
+  h->common_keys_.reserve(common_count);
+  for (std::string_view name : common_fields) h->common_keys_.push_back(environ_key_for(name));
   for (const char* m : {"GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"}) {
     h->methods_.emplace(m, py_ref::steal(PyUnicode_InternFromString(m)));
   }
@@ -145,11 +191,10 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
   return h;
 }
 
-// The environ key for a request field: HTTP_ plus the name upper-cased with
-// '-' as '_', or CONTENT_TYPE / CONTENT_LENGTH. A name that already holds
-// '_' is dropped (null): it would be indistinguishable from its '-' twin
-// once mapped, which lets a client spoof a header a proxy set.
-PyObject* wsgi_handler::header_key(std::string_view name) {
+// The environ key for a field name outside the common list, through a map
+// from the lower-cased name (bounded: a client sending random names cannot
+// grow it without limit). Returns a new reference, or null to drop the field.
+PyObject* wsgi_handler::cached_header_key(std::string_view name) {
   // Names are short; a long one (the head limit allows it) goes to the heap.
   char stack_buffer[256];
   std::string heap_buffer;
@@ -164,55 +209,67 @@ PyObject* wsgi_handler::header_key(std::string_view name) {
   }
   std::string_view lower_name(lower, name.size());
   auto it = header_keys_.find(lower_name);
-  if (it != header_keys_.end()) return it->second.get();
-  py_ref key;
-  if (lower_name.find('_') == std::string_view::npos) {
-    std::string k;
-    if (lower_name == "content-type") k = "CONTENT_TYPE";
-    else if (lower_name == "content-length") k = "CONTENT_LENGTH";
-    else {
-      k.reserve(5 + name.size());
-      k = "HTTP_";
-      for (char c : lower_name) k.push_back(c == '-' ? '_' : (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c);
-    }
-    key = py_ref::steal(PyUnicode_FromStringAndSize(k.data(), static_cast<Py_ssize_t>(k.size())));
-    if (!key) {
-      PyErr_Clear();
-      return nullptr;
-    }
+  if (it != header_keys_.end()) {
+    Py_XINCREF(it->second.get());
+    return it->second.get();
   }
+  py_ref key = environ_key_for(lower_name);
   PyObject* result = key.get();
-  if (header_keys_.size() < max_cached_header_keys) {
-    header_keys_.emplace(std::string(lower_name), std::move(key));
-    return result;
-  }
-  // Not cached: keep it alive until the next call replaces it.
-  uncached_key_ = std::move(key);
+  Py_XINCREF(result);
+  if (header_keys_.size() < max_cached_header_keys) header_keys_.emplace(std::string(lower_name), std::move(key));
   return result;
 }
 
 bool wsgi_handler::add_header_fields(PyObject* environ, const http1::request& head) {
   for (size_t i = 0; i < head.header_count; ++i) {
     const http1::header& h = head.headers[i];
-    PyObject* key = header_key(h.name);
-    if (key == nullptr) continue;
+    int common = common_field_index(h.name);
+    py_ref key = common >= 0 ? py_ref::borrow(common_keys_[static_cast<size_t>(common)].get())
+                             : py_ref::steal(cached_header_key(h.name));
+    if (!key) continue;
     py_ref value = py_ref::steal(latin1(h.value));
     if (!value) return false;
-    PyObject* existing = PyDict_SetDefault(environ, key, value.get());
+    PyObject* existing = PyDict_SetDefault(environ, key.get(), value.get());
     if (existing == nullptr) return false;
     if (existing != value.get()) {
       // A repeated field: join as RFC 9110 section 5.3 allows (cookies with
       // "; ", the separator their own syntax uses).
-      bool cookie = http1::equals_ignore_case(h.name, "cookie");
+      bool cookie = util::ascii_equals_ignore_case(h.name, "cookie");
       py_ref joined = py_ref::steal(PyUnicode_FromFormat(cookie ? "%U; %U" : "%U, %U", existing, value.get()));
-      if (!joined || PyDict_SetItem(environ, key, joined.get()) < 0) return false;
+      if (!joined || PyDict_SetItem(environ, key.get(), joined.get()) < 0) return false;
     }
   }
   return true;
 }
 
-py_ref wsgi_handler::build_environ(http1::exchange& ex, PyObject* input) {
-  const http1::request& head = ex.head();
+PyObject* wsgi_handler::remote_port(uint16_t port) {
+  size_t slot = port & 255u;
+  if (port_cache_[slot] && port_cache_key_[slot] == port) {
+    Py_INCREF(port_cache_[slot].get());
+    return port_cache_[slot].get();
+  }
+  char text[8];
+  int n = std::snprintf(text, sizeof text, "%u", static_cast<unsigned>(port));
+  PyObject* s = PyUnicode_FromStringAndSize(text, n);
+  if (s == nullptr) return nullptr;
+  port_cache_[slot] = py_ref::borrow(s);
+  port_cache_key_[slot] = port;
+  return s;
+}
+
+PyObject* wsgi_handler::remote_addr(std::string_view address) {
+  if (!last_address_ || address != last_address_text_) {
+    PyObject* s = latin1(address);
+    if (s == nullptr) return nullptr;
+    last_address_ = py_ref::steal(s);
+    last_address_text_.assign(address);
+  }
+  Py_INCREF(last_address_.get());
+  return last_address_.get();
+}
+
+py_ref wsgi_handler::build_environ(http1::stream& s, PyObject* input) {
+  const http1::request& head = s.head();
   py_ref environ = py_ref::steal(PyDict_Copy(template_.get()));
   if (!environ) return {};
   PyObject* env = environ.get();
@@ -231,22 +288,34 @@ py_ref wsgi_handler::build_environ(http1::exchange& ex, PyObject* input) {
                                  : set_item(env, keys.query_string, latin1(head.query)));
   ok = ok && set_item(env, keys.raw_uri, latin1(head.target));
   ok = ok && PyDict_SetItem(env, keys.server_protocol, head.version_minor == 1 ? keys.http_1_1 : keys.http_1_0) == 0;
-  http1::peer_info peer = ex.peer();
-  ok = ok && set_item(env, keys.remote_addr, latin1(peer.address));
-  ok = ok && set_item(env, keys.remote_port, PyUnicode_FromFormat("%d", static_cast<int>(peer.port)));
+  http1::peer_info peer = s.peer();
+  ok = ok && set_item(env, keys.remote_addr, remote_addr(peer.address));
+  ok = ok && set_item(env, keys.remote_port, remote_port(peer.port));
   ok = ok && PyDict_SetItem(env, keys.wsgi_input, input) == 0;
   ok = ok && add_header_fields(env, head);
   if (!ok) return {};
   return environ;
 }
 
-void wsgi_handler::log_current_exception(const char* message) {
+void wsgi_handler::log_current_exception(const char* message, const http1::stream* s) {
   PyObject *type, *value, *traceback;
   PyErr_Fetch(&type, &value, &traceback);
   PyErr_NormalizeException(&type, &value, &traceback);
   if (value != nullptr && traceback != nullptr) PyException_SetTraceback(value, traceback);
   py_ref t = py_ref::steal(type), v = py_ref::steal(value), tb = py_ref::steal(traceback);
-  py_ref msg = py_ref::steal(PyUnicode_FromString(message));
+  py_ref msg;
+  if (s != nullptr) {
+    const http1::request& head = s->head();
+    http1::peer_info peer = s->peer();
+    std::string target(head.target.substr(0, 200));
+    std::string method(head.method.substr(0, 32));
+    std::string client = peer.address.empty() ? std::string("unix socket")
+                                              : std::string(peer.address) + ":" + std::to_string(peer.port);
+    msg = py_ref::steal(PyUnicode_FromFormat("%s (%s %s from %s)", message, method.c_str(), target.c_str(),
+                                             client.c_str()));
+  } else {
+    msg = py_ref::steal(PyUnicode_FromString(message));
+  }
   if (log_exception_ && msg) {
     py_ref r = py_ref::steal(PyObject_CallFunctionObjArgs(log_exception_.get(), msg.get(),
                                                           v ? v.get() : Py_None, nullptr));
@@ -256,15 +325,18 @@ void wsgi_handler::log_current_exception(const char* message) {
   log::write(log::level::error, "%s (and the error could not be logged)", message);
 }
 
-void wsgi_handler::call_close(PyObject* result) {
-  py_ref close = py_ref::steal(PyObject_GetAttr(result, close_name_.get()));
-  if (!close) {
-    if (PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();
-    else log_current_exception("looking up close() on the response iterable failed");
+// PEP 3333: close() is called whatever happened, if the iterable has one.
+void wsgi_handler::call_close(PyObject* result, const http1::stream& s) {
+  if (has_no_close(result)) return;
+  PyObject* close = nullptr;
+  if (_PyObject_LookupAttr(result, close_name_.get(), &close) < 0) {
+    log_current_exception("looking up close() on the response iterable failed", &s);
     return;
   }
-  py_ref r = py_ref::steal(PyObject_CallNoArgs(close.get()));
-  if (!r) log_current_exception("the response iterable's close() raised");
+  if (close == nullptr) return;
+  py_ref method = py_ref::steal(close);
+  py_ref r = py_ref::steal(PyObject_CallNoArgs(method.get()));
+  if (!r) log_current_exception("the response iterable's close() raised", &s);
 }
 
 // 1: sent with sendfile. 0: not a plain file, iterate instead. -1: error set.
@@ -295,17 +367,17 @@ int wsgi_handler::try_send_file(PyObject* result, wsgi_call& call) {
   }
   uint64_t length = st.st_size > offset ? static_cast<uint64_t>(st.st_size - offset) : 0;
   if (!wsgi_prepare_head(call)) return -1;
-  if (!call.ex->has_content_length() && may_add_length(call, length)) {
+  if (!call.s->has_content_length() && may_add_length(call, length)) {
     char text[24];
     int n = std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(length));
-    call.ex->add_header("content-length", std::string_view(text, static_cast<size_t>(n)));
+    call.s->add_header("content-length", std::string_view(text, static_cast<size_t>(n)));
   }
   int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
   if (copy < 0) {
     PyErr_SetFromErrno(PyExc_OSError);
     return -1;
   }
-  call.ex->send_file(copy, offset, length);
+  call.s->send_file(copy, offset, length);
   return 1;
 }
 
@@ -323,17 +395,18 @@ bool wsgi_handler::send_sequence(PyObject* result, wsgi_call& call) {
   }
   if (!wsgi_prepare_head(call)) return false;
   // The whole body is known: give it a length rather than chunking it.
-  if (!call.ex->has_content_length() && may_add_length(call, total)) {
+  if (!call.s->has_content_length() && may_add_length(call, total)) {
     char text[24];
     int len = std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(total));
-    call.ex->add_header("content-length", std::string_view(text, static_cast<size_t>(len)));
+    call.s->add_header("content-length", std::string_view(text, static_cast<size_t>(len)));
   }
   for (Py_ssize_t i = 0; i < n; ++i) {
     Py_ssize_t size = PyBytes_GET_SIZE(items[i]);
     if (size == 0) continue;
-    if (!call.ex->write_body(PyBytes_AS_STRING(items[i]), static_cast<size_t>(size))) return true;
+    // The list holds the item while the send may wait with the GIL released.
+    if (!wsgi_send(call, PyBytes_AS_STRING(items[i]), static_cast<size_t>(size))) return true;
   }
-  call.ex->finish();
+  call.s->finish();
   return true;
 }
 
@@ -353,16 +426,12 @@ bool wsgi_handler::send_iterable(PyObject* result, wsgi_call& call) {
     Py_ssize_t size = PyBytes_GET_SIZE(item.get());
     if (size == 0) continue;  // PEP 3333: empty items do not send the head
     if (!wsgi_prepare_head(call)) return false;
-    bool ok = call.ex->write_body(PyBytes_AS_STRING(item.get()), static_cast<size_t>(size));
-    if (ok) {
-      Py_BEGIN_ALLOW_THREADS
-      ok = call.ex->flush();
-      Py_END_ALLOW_THREADS
-    }
+    // Each piece goes out as it is produced, not when the response ends.
+    bool ok = wsgi_send(call, PyBytes_AS_STRING(item.get()), static_cast<size_t>(size)) && wsgi_flush(call);
     if (!ok) return true;  // the client left; close() is still called
   }
   if (!wsgi_prepare_head(call)) return false;
-  call.ex->finish();
+  call.s->finish();
   return true;
 }
 
@@ -371,7 +440,7 @@ bool wsgi_handler::send_result(PyObject* result, wsgi_call& call) {
     int sent = try_send_file(result, call);
     if (sent < 0) return false;
     if (sent > 0) {
-      call.ex->finish();
+      call.s->finish();
       return true;
     }
   }
@@ -379,47 +448,48 @@ bool wsgi_handler::send_result(PyObject* result, wsgi_call& call) {
   return send_iterable(result, call);
 }
 
-void wsgi_handler::handle(http1::exchange& ex) {
+void wsgi_handler::handle(http1::stream& s) {
+  wsgi_thread_state& state = current_thread_state != nullptr ? *current_thread_state : loop_thread_;
   wsgi_call call;
-  call.ex = &ex;
+  call.s = &s;
+  call.waiter = state.waiter;
   // Reuse last request's input and start_response objects when the app
   // kept no reference to them; otherwise make fresh ones.
-  if (!cached_input_ || Py_REFCNT(cached_input_.get()) != 1) {
-    cached_input_ = py_ref::steal(wsgi_input_new(&call));
+  if (!state.input || Py_REFCNT(state.input.get()) != 1) {
+    state.input = py_ref::steal(wsgi_input_new(&call));
   } else {
-    wsgi_input_rearm(cached_input_.get(), &call);
+    wsgi_input_rearm(state.input.get(), &call);
   }
-  if (!cached_start_response_ || !start_response_reusable(cached_start_response_.get())) {
-    cached_start_response_ = py_ref::steal(start_response_new(&call));
+  if (!state.start_response || !start_response_reusable(state.start_response.get())) {
+    state.start_response = py_ref::steal(start_response_new(&call));
   } else {
-    start_response_rearm(cached_start_response_.get(), &call);
+    start_response_rearm(state.start_response.get(), &call);
   }
   {
     py_ref environ;
-    if (cached_input_ && cached_start_response_) {
-      environ = build_environ(ex, cached_input_.get());
-    }
+    if (state.input && state.start_response) environ = build_environ(s, state.input.get());
     if (environ) {
-      PyObject* args[2] = {environ.get(), cached_start_response_.get()};
+      PyObject* args[2] = {environ.get(), state.start_response.get()};
       py_ref result = py_ref::steal(PyObject_Vectorcall(app_.get(), args, 2, nullptr));
       if (result) {
         if (!send_result(result.get(), call)) {
-          log_current_exception("error while sending the application's response");
-          ex.fail(ex.body_error_status() != 0 && !ex.response_committed() ? ex.body_error_status() : 500);
+          log_current_exception("error while sending the application's response", &s);
+          int status = s.body_error_status();
+          s.fail(status != 0 && !s.response_committed() ? status : 500);
         }
-        call_close(result.get());
+        call_close(result.get(), s);
       } else {
-        log_current_exception("the application raised");
-        int status = ex.body_error_status();
-        ex.fail(status == 400 || status == 408 || status == 413 ? status : 500);
+        log_current_exception("the application raised", &s);
+        int status = s.body_error_status();
+        s.fail(status == 400 || status == 408 || status == 413 ? status : 500);
       }
     } else {
-      log_current_exception("could not build the WSGI environ");
-      ex.fail(500);
+      log_current_exception("could not build the WSGI environ", &s);
+      s.fail(500);
     }
   }
-  if (cached_input_) wsgi_input_disarm(cached_input_.get());
-  if (cached_start_response_) start_response_disarm(cached_start_response_.get());
+  if (state.input) wsgi_input_disarm(state.input.get());
+  if (state.start_response) start_response_disarm(state.start_response.get());
 }
 
 }  // namespace baton::bridge

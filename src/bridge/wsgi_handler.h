@@ -1,6 +1,6 @@
-// The WSGI request handler, inline shape: called on the loop thread with the
-// GIL held, it builds the environ, calls the app, and streams the result
-// into the exchange.
+// The WSGI request handler: called with the GIL held on whichever thread
+// runs the app (the loop thread inline, or a pool thread), it builds the
+// environ, calls the app, and streams the result into the stream.
 #pragma once
 
 #include <memory>
@@ -8,8 +8,9 @@
 #include <unordered_map>
 
 #include "bridge/py_ref.h"
+#include "bridge/stream_wait.h"
 #include "bridge/wsgi.h"
-#include "core/http1/exchange.h"
+#include "core/server/dispatcher.h"
 
 namespace baton::bridge {
 
@@ -21,37 +22,64 @@ struct wsgi_options {
   std::string server_port = "8000";
   std::string url_scheme = "http";
   bool multiprocess = false;
+  bool multithread = false;  // the pool shape: several threads call the app
 };
 
-class wsgi_handler final : public http1::request_handler {
+// What one app thread keeps between requests: the wsgi.input and
+// start_response objects, reused when the app kept no reference to them.
+// Owned by the thread (its destructor needs the GIL).
+struct wsgi_thread_state {
+  py_ref input;
+  py_ref start_response;
+  stream_waiter* waiter = nullptr;
+  void clear() {
+    input.reset();
+    start_response.reset();
+  }
+};
+
+class wsgi_handler final : public server::request_handler {
  public:
   // Returns null with a Python error set on failure. Needs the GIL.
   static std::unique_ptr<wsgi_handler> create(const wsgi_options& options);
-  void handle(http1::exchange& ex) override;
+  // GIL held. Uses the calling thread's state (set_thread_state), or the
+  // handler's own for the loop thread.
+  void handle(http1::stream& s) override;
 
-  // Needs the GIL; for errors that happen outside a request.
-  void log_current_exception(const char* message);
+  // The waiter for streams run on the loop thread (inline).
+  void set_inline_waiter(stream_waiter* waiter) { loop_thread_.waiter = waiter; }
+  // Pool threads register their own state for the calls they make.
+  static void set_thread_state(wsgi_thread_state* state);
+  // GIL held: drops the loop thread's cached objects.
+  void clear_loop_thread_state() { loop_thread_.clear(); }
+
+  // Needs the GIL; logs the current Python error with `message`, naming the
+  // request when there is one.
+  void log_current_exception(const char* message, const http1::stream* s = nullptr);
 
  private:
   wsgi_handler() = default;
-  py_ref build_environ(http1::exchange& ex, PyObject* input);
+  py_ref build_environ(http1::stream& s, PyObject* input);
   bool add_header_fields(PyObject* environ, const http1::request& head);
-  PyObject* header_key(std::string_view name);
+  PyObject* cached_header_key(std::string_view name);
+  PyObject* remote_port(uint16_t port);
+  PyObject* remote_addr(std::string_view address);
   bool send_result(PyObject* result, wsgi_call& call);
   bool send_sequence(PyObject* result, wsgi_call& call);
   bool send_iterable(PyObject* result, wsgi_call& call);
   int try_send_file(PyObject* result, wsgi_call& call);
-  void call_close(PyObject* result);
+  void call_close(PyObject* result, const http1::stream& s);
 
   py_ref app_;
   py_ref log_exception_;
   py_ref template_;
   std::string root_path_;
-  py_ref cached_input_;
-  py_ref cached_start_response_;
   py_ref close_name_;
-  py_ref uncached_key_;
+  wsgi_thread_state loop_thread_;
 
+  // Environ keys of the request fields most clients send, found without
+  // hashing (see common_field_index in the .cc); the rest go through the map.
+  std::vector<py_ref> common_keys_;
   struct transparent_hash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -59,6 +87,12 @@ class wsgi_handler final : public http1::request_handler {
   // Lower-case field name -> interned environ key; null means "drop it".
   std::unordered_map<std::string, py_ref, transparent_hash, std::equal_to<>> header_keys_;
   std::unordered_map<std::string, py_ref, transparent_hash, std::equal_to<>> methods_;
+  // Small caches for the client's address and port strings (keep-alive
+  // clients send many requests from one of each).
+  py_ref port_cache_[256];
+  uint16_t port_cache_key_[256] = {};
+  py_ref last_address_;
+  std::string last_address_text_;
 };
 
 }  // namespace baton::bridge

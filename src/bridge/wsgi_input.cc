@@ -1,6 +1,11 @@
 // wsgi.input: read, read(n), readline, readlines and iteration over the
-// request body, chunked or not. The exchange may wait for body bytes; that
-// wait runs with the GIL released.
+// request body, chunked or not. Bytes come from the stream; when none are
+// there yet, the call waits through the call's waiter with the GIL released.
+//
+// Copies: a read of a length-framed body allocates the result bytes object
+// at its final size and copies each run of the stream's buffer straight
+// into it, so a body byte is copied once in user space on its way in.
+#include <cstring>
 #include <string>
 
 #include "bridge/wsgi.h"
@@ -8,15 +13,18 @@
 namespace baton::bridge {
 namespace {
 
+using read_status = http1::stream::read_status;
+
 struct input_object {
   PyObject_HEAD
   wsgi_call* call;
 };
 
 PyObject* raise_body_error(wsgi_call* call) {
-  int status = call->ex->body_error_status();
+  int status = call->s->body_error_status();
   const char* what = status == 413   ? "request body too large"
                      : status == 408 ? "timed out reading the request body"
+                     : status == 0   ? "client disconnected"
                                      : "request body incomplete or malformed";
   PyErr_SetString(PyExc_OSError, what);
   return nullptr;
@@ -41,24 +49,71 @@ bool parse_size(PyObject* const* args, Py_ssize_t nargs, Py_ssize_t& size) {
   return true;
 }
 
-http1::exchange::body_state peek(wsgi_call* call, std::string_view& view) {
-  http1::exchange::body_state state;
-  Py_BEGIN_ALLOW_THREADS
-  state = call->ex->peek_body(view);
-  Py_END_ALLOW_THREADS
+// The next run of body bytes, waiting for one if need be.
+read_status next_run(wsgi_call* call, std::string_view& view) {
+  read_status state = read_status::pending;
+  wait_until(*call->waiter, *call->s, [&] {
+    state = call->s->try_read(view);
+    return state != read_status::pending;
+  });
   return state;
+}
+
+void consume(wsgi_call* call, size_t n) {
+  call->s->consume(n);
+  call->body_consumed += n;
+}
+
+// Bytes still to come of a length-framed body; -1 when unknown (chunked).
+int64_t known_remaining(wsgi_call* call) {
+  const http1::request& head = call->s->head();
+  if (head.framing == http1::body_framing::none) return 0;
+  if (head.framing != http1::body_framing::length) return -1;
+  return static_cast<int64_t>(head.content_length - call->body_consumed);
+}
+
+// read() / read(n) on a body whose length is known: one allocation at the
+// final size, filled run by run.
+PyObject* read_known(wsgi_call* call, size_t want) {
+  PyObject* result = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(want));
+  if (result == nullptr) return nullptr;
+  char* out = PyBytes_AS_STRING(result);
+  size_t filled = 0;
+  while (filled < want) {
+    std::string_view view;
+    read_status state = next_run(call, view);
+    if (state == read_status::error) {
+      Py_DECREF(result);
+      return raise_body_error(call);
+    }
+    if (state == read_status::end) break;
+    size_t take = view.size() < want - filled ? view.size() : want - filled;
+    std::memcpy(out + filled, view.data(), take);
+    consume(call, take);
+    filled += take;
+  }
+  if (filled < want && _PyBytes_Resize(&result, static_cast<Py_ssize_t>(filled)) < 0) return nullptr;
+  return result;
 }
 
 // Reads up to `size` bytes (all, if negative), stopping after a newline
 // when `line` is set.
 PyObject* read_some(wsgi_call* call, Py_ssize_t size, bool line) {
-  std::string collected;
   if (size == 0) return PyBytes_FromStringAndSize(nullptr, 0);
+  if (!line) {
+    int64_t remaining = known_remaining(call);
+    if (remaining >= 0) {
+      size_t want = static_cast<size_t>(remaining);
+      if (size >= 0 && static_cast<size_t>(size) < want) want = static_cast<size_t>(size);
+      return read_known(call, want);
+    }
+  }
+  std::string collected;
   while (size < 0 || static_cast<Py_ssize_t>(collected.size()) < size) {
     std::string_view view;
-    http1::exchange::body_state state = peek(call, view);
-    if (state == http1::exchange::body_state::end) break;
-    if (state == http1::exchange::body_state::error) return raise_body_error(call);
+    read_status state = next_run(call, view);
+    if (state == read_status::end) break;
+    if (state == read_status::error) return raise_body_error(call);
     size_t take = view.size();
     if (size >= 0) {
       size_t want = static_cast<size_t>(size) - collected.size();
@@ -75,11 +130,11 @@ PyObject* read_some(wsgi_call* call, Py_ssize_t size, bool line) {
     if (collected.empty() && (found_newline || (size >= 0 && take == static_cast<size_t>(size)))) {
       // The whole answer is one contiguous run: one copy, straight into bytes.
       PyObject* result = PyBytes_FromStringAndSize(view.data(), static_cast<Py_ssize_t>(take));
-      call->ex->consume_body(take);
+      consume(call, take);
       return result;
     }
     collected.append(view.data(), take);
-    call->ex->consume_body(take);
+    consume(call, take);
     if (found_newline) break;
   }
   return PyBytes_FromStringAndSize(collected.data(), static_cast<Py_ssize_t>(collected.size()));

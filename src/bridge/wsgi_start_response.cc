@@ -1,4 +1,6 @@
 // start_response(status, headers, exc_info=None) and the write() callable.
+#include <cstddef>
+
 #include "bridge/wsgi.h"
 #include "core/http1/response.h"
 
@@ -7,6 +9,7 @@ namespace {
 
 struct start_response_object {
   PyObject_HEAD
+  vectorcallfunc vectorcall;  // called without building an argument tuple
   wsgi_call* call;
   PyObject* write;  // the bound write() callable, made once per object
 };
@@ -40,13 +43,10 @@ PyObject* write_callable(PyObject* self, PyObject* data) {
     return nullptr;
   }
   if (!wsgi_prepare_head(*call)) return nullptr;
-  // Both may wait for a slow client: without the GIL, so the app's other
-  // threads run meanwhile. `data` stays alive: the caller holds it.
-  bool ok;
-  Py_BEGIN_ALLOW_THREADS
-  ok = call->ex->write_body(PyBytes_AS_STRING(data), static_cast<size_t>(PyBytes_GET_SIZE(data))) &&
-       call->ex->flush();
-  Py_END_ALLOW_THREADS
+  // May wait for a slow client (the GIL released while it does, so the
+  // app's other threads run meanwhile). `data` stays alive: the caller holds it.
+  bool ok = wsgi_send(*call, PyBytes_AS_STRING(data), static_cast<size_t>(PyBytes_GET_SIZE(data))) &&
+            wsgi_flush(*call);
   if (!ok) {
     PyErr_SetString(PyExc_OSError, "client disconnected");
     return nullptr;
@@ -56,19 +56,11 @@ PyObject* write_callable(PyObject* self, PyObject* data) {
 
 PyMethodDef write_def = {"write", write_callable, METH_O, "write(data: bytes): send part of the body"};
 
-PyObject* start_response_call(PyObject* self, PyObject* args, PyObject* kwargs) {
-  static const char* keywords[] = {"status", "headers", "exc_info", nullptr};
-  PyObject* status = nullptr;
-  PyObject* headers = nullptr;
-  PyObject* exc_info = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:start_response", const_cast<char**>(keywords), &status,
-                                   &headers, &exc_info)) {
-    return nullptr;
-  }
+PyObject* start(PyObject* self, PyObject* status, PyObject* headers, PyObject* exc_info) {
   wsgi_call* call = live_call(self);
   if (call == nullptr) return nullptr;
   if (exc_info != Py_None) {
-    if (call->ex->response_committed()) {
+    if (call->s->response_committed()) {
       // PEP 3333: too late to change the answer; re-raise the app's error.
       PyObject* value = PyTuple_Check(exc_info) && PyTuple_GET_SIZE(exc_info) == 3 ? PyTuple_GET_ITEM(exc_info, 1)
                                                                                  : nullptr;
@@ -106,6 +98,43 @@ PyObject* start_response_call(PyObject* self, PyObject* args, PyObject* kwargs) 
   return o->write;
 }
 
+PyObject* start_response_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* keywords[] = {"status", "headers", "exc_info", nullptr};
+  PyObject* status = nullptr;
+  PyObject* headers = nullptr;
+  PyObject* exc_info = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:start_response", const_cast<char**>(keywords), &status,
+                                   &headers, &exc_info)) {
+    return nullptr;
+  }
+  return start(self, status, headers, exc_info);
+}
+
+// The common call, start_response(status, headers[, exc_info]) with
+// positional arguments, without an argument tuple; keywords take the
+// general path.
+PyObject* start_response_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (kwnames == nullptr && (nargs == 2 || nargs == 3)) {
+    return start(self, args[0], args[1], nargs == 3 ? args[2] : Py_None);
+  }
+  py_ref tuple = py_ref::steal(PyTuple_New(nargs));
+  if (!tuple) return nullptr;
+  for (Py_ssize_t i = 0; i < nargs; ++i) {
+    Py_INCREF(args[i]);
+    PyTuple_SET_ITEM(tuple.get(), i, args[i]);
+  }
+  py_ref kwargs;
+  if (kwnames != nullptr) {
+    kwargs = py_ref::steal(PyDict_New());
+    if (!kwargs) return nullptr;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); ++i) {
+      if (PyDict_SetItem(kwargs.get(), PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) return nullptr;
+    }
+  }
+  return start_response_call(self, tuple.get(), kwargs.get());
+}
+
 void start_response_dealloc(PyObject* self) {
   auto* o = reinterpret_cast<start_response_object*>(self);
   PyObject_GC_UnTrack(self);
@@ -129,9 +158,10 @@ PyTypeObject start_response_type = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
   t.tp_name = "baton._baton.StartResponse";
   t.tp_basicsize = sizeof(start_response_object);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;
   t.tp_doc = "start_response(status, headers, exc_info=None) -> write";
   t.tp_call = start_response_call;
+  t.tp_vectorcall_offset = offsetof(start_response_object, vectorcall);
   t.tp_dealloc = start_response_dealloc;
   t.tp_traverse = start_response_traverse;
   t.tp_clear = start_response_clear;
@@ -141,6 +171,7 @@ PyTypeObject start_response_type = [] {
 PyObject* start_response_new(wsgi_call* call) {
   auto* o = PyObject_GC_New(start_response_object, &start_response_type);
   if (o == nullptr) return nullptr;
+  o->vectorcall = start_response_vectorcall;
   o->call = call;
   o->write = nullptr;
   PyObject_GC_Track(o);
@@ -179,7 +210,7 @@ bool wsgi_prepare_head(wsgi_call& call) {
     return false;
   }
   call.status_code = code;
-  call.ex->begin_response(code, status);
+  call.s->begin_response(code, status);
   PyObject* headers = call.headers.get();
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(headers); ++i) {
     PyObject* item = PyList_GET_ITEM(headers, i);
@@ -192,13 +223,27 @@ bool wsgi_prepare_head(wsgi_call& call) {
         !latin1_view(PyTuple_GET_ITEM(item, 1), value, "header value")) {
       return false;
     }
-    if (!call.ex->add_header(name, value)) {
+    if (!call.s->add_header(name, value)) {
       PyErr_Format(PyExc_ValueError, "invalid response header %R", item);
       return false;
     }
   }
   call.head_prepared = true;
   return true;
+}
+
+bool wsgi_send(wsgi_call& call, const char* data, size_t length) {
+  http1::stream::send_status state = http1::stream::send_status::pending;
+  wait_until(*call.waiter, *call.s, [&] {
+    state = call.s->try_send(data, length);
+    return state != http1::stream::send_status::pending;
+  });
+  return state == http1::stream::send_status::accepted;
+}
+
+bool wsgi_flush(wsgi_call& call) {
+  call.s->flush();
+  return !call.s->cancelled();
 }
 
 }  // namespace baton::bridge

@@ -29,7 +29,9 @@ int main(int argc, char** argv) {
   baton::server::server_config config;
   config.connection.request_limits.max_body = 1 << 20;
   baton::server::native_hello hello;
-  baton::server::server s(config, hello, {fd});
+  baton::server::inline_dispatcher runner(hello);
+  baton::server::server s(config, {fd});
+  s.set_dispatcher(&runner);
   s.run();
   return 0;
 }

@@ -2,61 +2,37 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 
+#include "core/http1/response.h"
 #include "core/util/log.h"
 
 namespace baton::http1 {
 namespace {
 
-constexpr size_t read_chunk = 16384;
-constexpr size_t body_read_chunk = 65536;
+constexpr size_t shared_read_size = 65536;
+constexpr size_t own_read_size = 16384;
 constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
-
-int64_t monotonic_ms() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
-}
-
-bool parse_length(std::string_view s, int64_t& out) {
-  if (s.empty() || s.size() > 18) return false;
-  int64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  out = v;
-  return true;
-}
-
-bool contains_close_token(std::string_view value) {
-  while (!value.empty()) {
-    size_t comma = value.find(',');
-    std::string_view token = value.substr(0, comma);
-    while (!token.empty() && (token.front() == ' ' || token.front() == '\t')) token.remove_prefix(1);
-    while (!token.empty() && (token.back() == ' ' || token.back() == '\t')) token.remove_suffix(1);
-    if (equals_ignore_case(token, "close")) return true;
-    if (comma == std::string_view::npos) break;
-    value.remove_prefix(comma + 1);
-  }
-  return false;
-}
 
 }  // namespace
 
-connection::connection(connection_context& context, int fd, const sockaddr_storage& peer, socklen_t peer_length)
-    : context_(context),
-      fd_(fd),
-      header_storage_(context.settings.request_limits.max_headers),
-      peer_(peer),
-      peer_length_(peer_length) {}
+connection::connection(connection_context& context, int fd, const sockaddr_storage& peer)
+    : context_(context), fd_(fd) {
+  if (peer.ss_family == AF_INET) {
+    auto* a = reinterpret_cast<const sockaddr_in*>(&peer);
+    inet_ntop(AF_INET, &a->sin_addr, peer_text_, sizeof peer_text_);
+    peer_port_ = ntohs(a->sin_port);
+  } else if (peer.ss_family == AF_INET6) {
+    auto* a = reinterpret_cast<const sockaddr_in6*>(&peer);
+    inet_ntop(AF_INET6, &a->sin6_addr, peer_text_, sizeof peer_text_);
+    peer_port_ = ntohs(a->sin6_port);
+  }
+  peer_text_length_ = static_cast<uint8_t>(strnlen(peer_text_, sizeof peer_text_));
+}
 
 connection::~connection() {
   if (state_ != state::closed) close_now();
@@ -64,7 +40,8 @@ connection::~connection() {
 
 void connection::start() {
   head_started_ms_ = context_.loop.now_ms();
-  context_.loop.add(fd_, loop::event_loop::readable, this);
+  interest_ = loop::event_loop::readable;
+  context_.loop.add(fd_, interest_, this);
   update_timer();
 }
 
@@ -74,14 +51,18 @@ void connection::on_io(uint32_t events) {
     close_now();
     return;
   }
-  if (state_ == state::writing && (events & (EPOLLOUT | EPOLLHUP)) != 0) {
-    write_progress_ms_ = context_.loop.now_ms();
-    flush_and_settle();
-    if (state_ == state::reading && !close_after_flush_ && !in_.empty()) process_input();
-    return;
+  if ((events & EPOLLOUT) != 0 && write_blocked_) on_writable();
+  if (state_ == state::closed) return;
+  if ((events & EPOLLIN) != 0) {
+    on_readable();
+  } else if ((events & EPOLLHUP) != 0) {
+    // Both directions are shut (a reset, or our own half-close answered):
+    // nothing more can be sent or received.
+    close_now();
   }
-  if ((events & (EPOLLIN | EPOLLHUP)) != 0) on_readable();
 }
+
+// --- input ------------------------------------------------------------------
 
 void connection::on_readable() {
   if (state_ == state::lingering) {
@@ -90,216 +71,332 @@ void connection::on_readable() {
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) close_now();
     return;
   }
-  bool was_empty = in_.empty();
-  char* p = in_.prepare(read_chunk);
-  ssize_t n = ::recv(fd_, p, in_.writable(), 0);
+  // With nothing waiting in our own buffer, read into the loop's shared
+  // one: an idle connection then owns no input memory at all.
+  receive_buffer& shared = context_.shared_input;
+  bool use_shared = in_.empty() && !shared.lent && !in_process_;
+  byte_buffer& input = use_shared ? shared.bytes : in_;
+  if (use_shared) {
+    shared.bytes.clear();
+    shared.lent = true;
+  }
+  size_t want = use_shared ? shared_read_size : own_read_size;
+  char* p = input.prepare(want);
+  ssize_t n = ::recv(fd_, p, input.writable(), 0);
   if (n > 0) {
-    if (was_empty) head_started_ms_ = context_.loop.now_ms();
-    in_.commit(static_cast<size_t>(n));
-    process_input();
-    return;
-  }
-  if (n < 0) {
-    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
+    if (state_ == state::reading && in_.empty() && current_ == nullptr) head_started_ms_ = context_.loop.now_ms();
+    input.commit(static_cast<size_t>(n));
+  } else if (n == 0) {
+    eof_ = true;
+  } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+    if (use_shared) shared.lent = false;
     close_now();
     return;
   }
-  eof_ = true;
-  if (in_.empty()) {
-    close_now();
+  if (n < 0 && !eof_) {
+    if (use_shared) shared.lent = false;
     return;
   }
-  process_input();
+  if (in_process_) {
+    // Re-entered while an inline app waits for this very request's body:
+    // feed it; the outer frame resumes everything else.
+    if (current_ != nullptr && !body_done_) feed_body(input);
+  } else {
+    process(input);
+  }
+  if (use_shared) {
+    // What is left (a partial head, a pipelined request) must outlive the
+    // shared buffer.
+    if (!shared.bytes.empty() && state_ != state::closed) in_.append(shared.bytes.view());
+    shared.bytes.clear();
+    shared.lent = false;
+  }
+  update_interest();
+  update_timer();
 }
 
-// Parses and serves every complete request in the buffer, in order, then
-// sends the answers with one write. Stops early when the output queue is
-// over its high-water mark, so a client that pipelines without reading
-// cannot make the server buffer without bound.
-void connection::process_input() {
-  while (state_ == state::reading && !close_after_flush_ && !broken_ && !in_.empty()) {
-    if (out_.buffered_bytes() > context_.settings.output_high_water) {
-      net::output_queue::flush_result sent = out_.flush(fd_);
-      if (sent == net::output_queue::flush_result::failed) broken_ = true;
-      if (sent != net::output_queue::flush_result::done) break;  // flush_and_settle waits for writable
+// Serves every complete request in `input`, in order, as far as it can
+// without waiting: a request whose app is still running stops the walk
+// (its successors wait in in_), and so does output over the high-water mark.
+void connection::process(byte_buffer& input_buffer) {
+  byte_buffer* input = &input_buffer;
+  bool head_incomplete = false;
+  in_process_ = true;
+  while (state_ == state::reading || state_ == state::active) {
+    if (current_ == nullptr) {
+      if (close_after_flush_ || input->empty()) break;
+      if (out_.buffered_bytes() > context_.settings.output_high_water) break;  // resumes when drained
+      parse_status parsed = start_stream(*input);
+      if (parsed != parse_status::complete) {
+        head_incomplete = parsed == parse_status::incomplete;
+        break;
+      }
     }
-    parse_result r = parse_request(in_.data(), in_.size(), cursor_, context_.settings.request_limits,
-                                   header_storage_.data(), request_);
-    if (r.status == parse_status::incomplete) {
-      if (eof_) reject(400, "connection closed inside a request head");
-      break;
+    if (!body_done_) feed_body(*input);
+    if (current_ == nullptr || state_ == state::closed) continue;  // refused, or closed meanwhile
+    if (!dispatched_) {
+      if (!ready_to_dispatch()) break;
+      dispatch(input);
+      if (state_ == state::closed) break;
     }
-    if (r.status == parse_status::error) {
-      reject(r.http_status, r.reason);
-      break;
-    }
-    run_exchange();
-    if (broken_) {
-      close_now();
-      return;
-    }
-    ++requests_served_;
-    head_started_ms_ = context_.loop.now_ms();
+    if (!app_done_) break;  // the app is running; its done notice resumes us
+    finish_stream();
   }
-  if (eof_ && in_.empty() && !close_after_flush_) close_after_flush_ = true;
-  flush_and_settle();
+  in_process_ = false;
+  if (state_ == state::closed) return;
+  if (eof_) {
+    if (current_ == nullptr && head_incomplete && !close_after_flush_) {
+      reject(400, "connection closed inside a request head");
+    } else if (current_ == nullptr && input->empty()) {
+      close_after_flush_ = true;
+    } else if (current_ != nullptr && !body_done_ && input->empty() && !current_->reading_paused()) {
+      body_failed(400, "connection closed inside a request body");
+    }
+  }
+  flush_output();
 }
 
-// A chunked body that has already arrived in full (or in part) is checked
-// before the app is called, so a malformed or oversized one is refused
-// without the app ever seeing the request. Bytes still on the wire are
-// checked as the app reads them.
-bool connection::chunked_prefix_is_valid() {
-  uint64_t received = 0;
-  chunked_decoder::step_result r = scan_buffered_chunks(chunked_decoder{}, 0, received);
-  if (r.state == chunked_decoder::status::error) {
-    reject(400, r.reason);
-    return false;
+// Parses the next head from `input`; on success makes it the current stream.
+parse_status connection::start_stream(byte_buffer& input) {
+  request parsed;
+  parse_result r = parse_request(input.data(), input.size(), cursor_, context_.settings.request_limits,
+                                 context_.header_scratch, parsed);
+  if (r.status == parse_status::incomplete) return r.status;
+  if (r.status == parse_status::error) {
+    reject(r.http_status, r.reason);
+    return r.status;
   }
-  uint64_t max_body = context_.settings.request_limits.max_body;
-  if (max_body != 0 && received > max_body) {
-    reject(413, "chunked body too large");
-    return false;
-  }
-  return true;
-}
-
-// Runs a copy of a chunked decoder over the buffered bytes from `pos`,
-// consuming nothing, until it needs more, ends or fails; `received` counts
-// the body bytes it passed.
-chunked_decoder::step_result connection::scan_buffered_chunks(chunked_decoder probe, size_t pos,
-                                                              uint64_t& received) const {
-  while (true) {
-    chunked_decoder::step_result r = probe.step(in_.data() + pos, in_.size() - pos);
-    pos += r.consumed;
-    if (r.state != chunked_decoder::status::data) return r;
-    received += r.data_length;
-  }
-}
-
-void connection::run_exchange() {
-  in_.consume(request_.head_length);
-  if (request_.framing == body_framing::chunked && !chunked_prefix_is_valid()) return;
-  switch (request_.framing) {
+  stream* s = context_.host.new_stream();
+  s->reset_for(parsed, input.data(), peer());
+  input.consume(parsed.head_length);
+  s->conn = this;
+  current_ = s;
+  state_ = state::active;
+  dispatched_ = false;
+  app_done_ = false;
+  continue_sent_ = false;
+  response_started_ = false;
+  switch (parsed.framing) {
     case body_framing::none:
       body_done_ = true;
+      s->deliver_body_end();
       break;
     case body_framing::length:
-      body_done_ = false;
-      body_remaining_ = request_.content_length;
+      body_done_ = parsed.content_length == 0;
+      body_remaining_ = parsed.content_length;
+      if (body_done_) s->deliver_body_end();
       break;
     case body_framing::chunked:
       body_done_ = false;
       chunked_.reset();
-      chunk_run_ = 0;
       body_received_ = 0;
       break;
   }
-  body_error_ = 0;
-  continue_sent_ = false;
-  committed_ = false;
-  response_length_ = -1;
-  response_sent_ = 0;
-  response_chunked_ = false;
-  response_no_body_ = false;
-  app_wants_close_ = false;
-
-  in_exchange_ = true;
-  finished_ = false;
-  context_.handler.handle(*this);
-  in_exchange_ = false;
-  // The app may have run for seconds: deadlines set from here on must not
-  // start from the time the pass began.
-  context_.loop.refresh_clock();
-  if (!committed_ && !broken_) {
-    // (The head's views may be gone by now, so the log names no target.)
-    log::write(log::level::error, "the request handler produced no response");
-    fail(500);
-  }
-  finish_exchange();
+  if (!body_done_) body_deadline_ms_ = context_.loop.now_ms() + context_.settings.body_read_timeout_ms;
+  return parse_status::complete;
 }
 
-void connection::finish_exchange() {
-  // Unread body bytes must go before the next request can be parsed. What
-  // is already buffered is dropped here; a body still on the wire means the
-  // connection cannot be reused.
-  if (!body_complete_without_waiting()) close_after_flush_ = true;
-  if (!request_.keep_alive || context_.draining) close_after_flush_ = true;
-}
-
-bool connection::body_complete_without_waiting() {
-  if (body_done_) return true;
-  if (body_error_ != 0) return false;
-  if (request_.framing == body_framing::length) {
-    size_t n = in_.size() < body_remaining_ ? in_.size() : static_cast<size_t>(body_remaining_);
-    in_.consume(n);
-    body_remaining_ -= n;
-    body_done_ = body_remaining_ == 0;
-    return body_done_;
-  }
-  in_.consume(chunk_run_);
-  chunk_run_ = 0;
-  while (true) {
-    chunked_decoder::step_result r = chunked_.step(in_.data(), in_.size());
-    in_.consume(r.consumed);
-    if (r.state == chunked_decoder::status::done) {
-      body_done_ = true;
-      return true;
+void connection::feed_body(byte_buffer& input) {
+  stream* s = current_;
+  if (s->reading_paused()) return;
+  if (s->head().framing == body_framing::length) {
+    size_t take = input.size() < body_remaining_ ? input.size() : static_cast<size_t>(body_remaining_);
+    if (take > 0) {
+      s->deliver_body(input.data(), take);
+      input.consume(take);
+      body_remaining_ -= take;
     }
-    if (r.state != chunked_decoder::status::data) return false;
+    if (body_remaining_ == 0) {
+      body_done_ = true;
+      s->deliver_body_end();
+    }
+  } else {
+    while (!body_done_) {
+      chunked_decoder::step_result r = chunked_.step(input.data(), input.size());
+      if (r.state == chunked_decoder::status::error) {
+        body_failed(400, r.reason);
+        return;
+      }
+      if (r.state == chunked_decoder::status::data) {
+        body_received_ += r.data_length;
+        uint64_t max_body = context_.settings.request_limits.max_body;
+        if (max_body != 0 && body_received_ > max_body) {
+          body_failed(413, "chunked request body over the size limit");
+          return;
+        }
+        s->deliver_body(r.data, r.data_length);
+      }
+      input.consume(r.consumed);
+      if (r.state == chunked_decoder::status::done) {
+        body_done_ = true;
+        s->deliver_body_end();
+      }
+      if (r.state == chunked_decoder::status::need_more) break;
+    }
+  }
+  // The window is full: stop reading until the app has consumed half. The
+  // body's time budget stops running meanwhile (the wait is ours, not the
+  // client's).
+  if (!body_done_ && s->body_buffered() >= context_.settings.body_window() && s->pause_reading()) {
+    body_budget_left_ms_ = body_deadline_ms_ - context_.loop.now_ms();
   }
 }
 
-// Whether the rest of the body is already in the buffer, without consuming
-// anything: the app may still read it after the response head is committed.
-bool connection::body_buffered_whole() const {
+// A body that cannot be read: before the app runs, the request is refused
+// and never reaches it; after, the app's next read fails with the status.
+void connection::body_failed(int status, const char* reason) {
+  log::write(log::level::info, "request body from %s: %s (%d)", peer_text_length_ ? peer_text_ : "unix socket",
+             reason, status);
+  body_done_ = true;
+  close_after_flush_ = true;
+  if (!dispatched_) {
+    stream* s = current_;
+    current_ = nullptr;
+    s->conn = nullptr;
+    s->release();
+    state_ = state::reading;
+    reject(status, reason);
+    return;
+  }
+  current_->deliver_body_error(status);
+}
+
+bool connection::ready_to_dispatch() const {
   if (body_done_) return true;
-  if (body_error_ != 0) return false;
-  if (request_.framing == body_framing::length) return in_.size() >= body_remaining_;
-  uint64_t received = 0;
-  return scan_buffered_chunks(chunked_, chunk_run_, received).state == chunked_decoder::status::done;
+  const request& h = current_->head();
+  if (h.expect_continue) return true;  // the client waits for the app to ask
+  size_t whole = context_.settings.read_whole_body;
+  if (h.framing == body_framing::length) return h.content_length > whole;
+  return body_received_ > whole || current_->reading_paused();
+}
+
+void connection::dispatch(byte_buffer*& input) {
+  // An inline app may run loop passes while it waits; the shared buffer
+  // must be free for them, so what is left moves to our own buffer first.
+  if (input != &in_ && !input->empty()) {
+    in_.append(input->view());
+    input->clear();
+  }
+  if (input != &in_) {
+    context_.shared_input.lent = false;
+    input = &in_;
+  }
+  dispatched_ = true;
+  context_.host.submit(current_);
+}
+
+// --- output ------------------------------------------------------------------
+
+void connection::on_stream_news(stream* s) {
+  if (s != current_ || state_ == state::closed) return;
+  if (s->take_continue_request()) send_continue();
+  take_output(s->take_flush_request() || !in_process_);
+  if (state_ == state::closed) return;
+  // The app consumed enough body: read again, and feed what already waits.
+  if (!body_done_ && !s->reading_paused() && body_budget_left_ms_ > 0) {
+    body_deadline_ms_ = context_.loop.now_ms() + body_budget_left_ms_;
+    body_budget_left_ms_ = 0;
+    if (!in_process_ && !in_.empty()) process(in_);
+  }
+  update_interest();
+  update_timer();
+}
+
+void connection::on_app_done(stream* s) {
+  if (s != current_ || state_ == state::closed) return;
+  take_output(false);
+  app_done_ = true;
+  if (!in_process_) advance();
+}
+
+void connection::take_output(bool flush_now) {
+  if (current_->take_output(out_) > 0) response_started_ = true;
+  if (flush_now) flush_output();
+  else if (current_ != nullptr) current_->set_backlog(out_.buffered_bytes());
+}
+
+void connection::send_continue() {
+  if (continue_sent_ || response_started_) return;
+  continue_sent_ = true;
+  out_.bytes().append(continue_line);
+  flush_output();
+}
+
+// The current stream's app side is done and its output is in out_: the
+// connection is free for the next request.
+void connection::finish_stream() {
+  stream* s = current_;
+  if (!body_done_) close_after_flush_ = true;  // unread body still on the wire
+  if (s->close_after() || !s->head().keep_alive || context_.draining.load(std::memory_order_relaxed)) {
+    close_after_flush_ = true;
+  }
+  current_ = nullptr;
+  s->conn = nullptr;
+  s->release();
+  state_ = state::reading;
+  dispatched_ = false;
+  app_done_ = false;
+  response_started_ = false;
+  body_done_ = true;
+  body_budget_left_ms_ = 0;
+  ++requests_served_;
+  head_started_ms_ = context_.loop.now_ms();
+}
+
+// Continues after the app finished or the socket drained: the next
+// pipelined request, then the output.
+void connection::advance() {
+  if (current_ != nullptr && app_done_) finish_stream();
+  if (state_ == state::closed) return;
+  process(in_);
+  update_interest();
+  update_timer();
+}
+
+void connection::on_writable() {
+  write_progress_ms_ = context_.loop.now_ms();
+  flush_output();
+  if (state_ == state::closed || write_blocked_ || in_process_) return;
+  if (current_ == nullptr && !in_.empty()) advance();
 }
 
 void connection::reject(int status, const char* reason) {
-  log::write(log::level::info, "rejected a request from %s: %s (%d)",
-             peer().address.empty() ? "unix socket" : std::string(peer().address).c_str(), reason, status);
-  append_simple_response(out_.bytes(), status, context_.dates.line(time(nullptr)), "text/plain; charset=utf-8",
+  log::write(log::level::info, "rejected a request from %s: %s (%d)", peer_text_length_ ? peer_text_ : "unix socket",
+             reason, status);
+  append_simple_response(out_.bytes(), status, current_date_line(), "text/plain; charset=utf-8",
                          status_reason(status), true);
   close_after_flush_ = true;
 }
 
-void connection::flush_and_settle() {
-  if (broken_) {
-    close_now();
-    return;
+void connection::flush_output() {
+  if (state_ == state::closed) return;
+  if (!out_.empty()) {
+    switch (out_.flush(fd_)) {
+      case net::output_queue::flush_result::failed:
+        close_now();
+        return;
+      case net::output_queue::flush_result::blocked:
+        if (!write_blocked_) write_progress_ms_ = context_.loop.now_ms();
+        write_blocked_ = true;
+        break;
+      case net::output_queue::flush_result::done:
+        write_blocked_ = false;
+        break;
+    }
+  } else {
+    write_blocked_ = false;
   }
-  switch (out_.flush(fd_)) {
-    case net::output_queue::flush_result::failed:
-      close_now();
+  if (current_ != nullptr) current_->set_backlog(out_.buffered_bytes());
+  if (!write_blocked_ && current_ == nullptr) {
+    if (!close_after_flush_ && context_.draining.load(std::memory_order_relaxed) && in_.empty()) {
+      close_after_flush_ = true;
+    }
+    if (close_after_flush_ && state_ != state::lingering) {
+      start_lingering();
       return;
-    case net::output_queue::flush_result::blocked:
-      if (state_ != state::writing) write_progress_ms_ = context_.loop.now_ms();
-      state_ = state::writing;
-      if (!watching_writable_) {
-        context_.loop.modify(fd_, loop::event_loop::writable, this);
-        watching_writable_ = true;
-      }
-      update_timer();
-      return;
-    case net::output_queue::flush_result::done:
-      break;
+    }
   }
-  if (watching_writable_) {
-    context_.loop.modify(fd_, loop::event_loop::readable, this);
-    watching_writable_ = false;
-  }
-  state_ = state::reading;
-  if (!close_after_flush_ && context_.draining && in_.empty()) close_after_flush_ = true;
-  if (close_after_flush_) {
-    start_lingering();
-    return;
-  }
-  if (in_.empty()) in_.shrink_if_idle(65536);
+  update_interest();
   update_timer();
 }
 
@@ -314,39 +411,92 @@ void connection::start_lingering() {
   ::shutdown(fd_, SHUT_WR);
   state_ = state::lingering;
   linger_started_ms_ = context_.loop.now_ms();
-  in_.clear();
+  in_ = byte_buffer();
+  out_.release_memory();
+  update_interest();
   update_timer();
+  context_.host.connection_lingering(this);
+}
+
+void connection::release_idle_memory() {
+  if (state_ != state::reading || current_ != nullptr || write_blocked_) return;
+  if (in_.empty()) in_ = byte_buffer();
+  if (out_.empty()) out_.release_memory();
+}
+
+// --- interest and deadlines ----------------------------------------------------
+
+void connection::update_interest() {
+  if (state_ == state::closed) return;
+  bool read = false;
+  switch (state_) {
+    case state::reading:
+      read = !close_after_flush_ && out_.buffered_bytes() <= context_.settings.output_high_water;
+      break;
+    case state::active:
+      if (!body_done_) read = !current_->reading_paused();
+      else read = !close_after_flush_ && in_.size() < context_.settings.read_ahead;
+      break;
+    case state::lingering:
+      read = true;
+      break;
+    case state::closed:
+      break;
+  }
+  // At end of input a level-triggered EPOLLIN would fire forever.
+  if (eof_ && state_ != state::lingering) read = false;
+  uint32_t want = (read ? loop::event_loop::readable : 0u) | (write_blocked_ ? loop::event_loop::writable : 0u);
+  if (want != interest_) {
+    context_.loop.modify(fd_, want, this);
+    interest_ = want;
+  }
 }
 
 int64_t connection::current_deadline() const {
   const connection_settings& s = context_.settings;
+  int64_t deadline = INT64_MAX;
   switch (state_) {
     case state::reading:
-      if (in_.empty() && requests_served_ > 0) return head_started_ms_ + s.keep_alive_timeout_ms;
-      return head_started_ms_ + s.header_read_timeout_ms;
-    case state::writing:
-      return write_progress_ms_ + s.write_timeout_ms;
-    case state::lingering:
-      return linger_started_ms_ + s.linger_ms;
-    case state::closed:
+      if (in_.empty() && requests_served_ > 0) deadline = head_started_ms_ + s.keep_alive_timeout_ms;
+      else deadline = head_started_ms_ + s.header_read_timeout_ms;
       break;
+    case state::active:
+      if (!body_done_ && !current_->reading_paused()) deadline = body_deadline_ms_;
+      break;
+    case state::lingering:
+      deadline = linger_started_ms_ + s.linger_ms;
+      break;
+    case state::closed:
+      return INT64_MAX;
   }
-  return INT64_MAX;
+  if (write_blocked_) {
+    int64_t w = write_progress_ms_ + s.write_timeout_ms;
+    if (w < deadline) deadline = w;
+  }
+  return deadline;
 }
 
 void connection::update_timer() {
+  if (state_ == state::closed) return;
   int64_t deadline = current_deadline();
-  if (timer_ != 0 && timer_deadline_ <= deadline) return;  // fires early, re-arms then
-  if (timer_ != 0) context_.loop.cancel_timer(timer_);
-  timer_ = context_.loop.add_timer(deadline, this);
-  timer_deadline_ = deadline;
+  if (deadline == INT64_MAX) {
+    context_.loop.disarm(timer_);
+    return;
+  }
+  if (!timer_.armed() || timer_.deadline != deadline) context_.loop.arm(timer_, deadline);
 }
 
 void connection::on_timer() {
-  timer_ = 0;
   if (state_ == state::closed) return;
-  int64_t deadline = current_deadline();
-  if (context_.loop.now_ms() < deadline) {
+  int64_t now = context_.loop.now_ms();
+  const connection_settings& s = context_.settings;
+  if (write_blocked_ && now >= write_progress_ms_ + s.write_timeout_ms) {
+    log::write(log::level::info, "closing a connection from %s whose client stopped reading (write timeout)",
+               peer_text_length_ ? peer_text_ : "unix socket");
+    close_now();
+    return;
+  }
+  if (now < current_deadline()) {
     update_timer();
     return;
   }
@@ -357,12 +507,12 @@ void connection::on_timer() {
         close_now();
       } else {
         reject(408, "header read timeout");
-        flush_and_settle();
+        flush_output();
       }
       return;
-    case state::writing:
-      log::write(log::level::info, "closing a connection whose client stopped reading (write timeout)");
-      close_now();
+    case state::active:
+      body_failed(408, "request body timeout");
+      flush_output();
       return;
     case state::lingering:
     case state::closed:
@@ -371,342 +521,29 @@ void connection::on_timer() {
   }
 }
 
+// --- lifetime ----------------------------------------------------------------
+
 void connection::drain() {
-  if (state_ == state::reading && in_.empty() && !in_exchange_) {
-    close_now();
-  }
+  if (state_ == state::reading && current_ == nullptr && in_.empty() && !write_blocked_) close_now();
 }
 
 void connection::close_now() {
   if (state_ == state::closed) return;
+  bool was_lingering = state_ == state::lingering;
   state_ = state::closed;
-  if (timer_ != 0) context_.loop.cancel_timer(timer_);
-  timer_ = 0;
+  context_.loop.disarm(timer_);
   context_.loop.remove(fd_);
   ::close(fd_);
-  out_.clear();
-  if (context_.on_closed != nullptr) context_.on_closed(context_.owner, this);
-}
-
-// --- blocking I/O inside an exchange (the inline shape runs the app on the
-// loop thread, so a body still arriving is waited for right here, as a
-// synchronous worker would) ---
-
-// Waits for the socket inside an exchange. A stop requested meanwhile (the
-// signal interrupts poll) bounds the wait by the graceful budget, since the
-// loop cannot run its drain deadline while this thread is in here.
-int connection::wait_for(short events, int timeout_ms) {
-  int64_t deadline = monotonic_ms() + timeout_ms;
-  while (true) {
-    if (context_.stopping()) {
-      int64_t budget = monotonic_ms() + context_.settings.graceful_timeout_ms;
-      if (budget < deadline) deadline = budget;
-    }
-    int64_t left = deadline - monotonic_ms();
-    if (left <= 0) return 0;
-    pollfd pfd{fd_, events, 0};
-    int ready = ::poll(&pfd, 1, static_cast<int>(left));
-    if (ready < 0 && errno == EINTR) continue;
-    return ready;
+  out_.release_memory();
+  in_ = byte_buffer();
+  if (current_ != nullptr) {
+    stream* s = current_;
+    current_ = nullptr;
+    s->conn = nullptr;
+    s->cancel();
+    s->release();
   }
-}
-
-bool connection::read_more(int timeout_ms, int& error_status) {
-  if (request_.expect_continue && !continue_sent_) {
-    continue_sent_ = true;
-    if (!committed_) {
-      out_.bytes().append(continue_line);
-      if (!flush_blocking()) {
-        error_status = 400;
-        return false;
-      }
-    }
-  }
-  char* p = in_.prepare(body_read_chunk);
-  while (true) {
-    int ready = wait_for(POLLIN, timeout_ms);
-    if (ready == 0) {
-      error_status = 408;
-      return false;
-    }
-    ssize_t n = ::recv(fd_, p, in_.writable(), 0);
-    if (n > 0) {
-      in_.commit(static_cast<size_t>(n));
-      return true;
-    }
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
-    if (n == 0) eof_ = true;
-    else broken_ = true;
-    error_status = 400;
-    return false;
-  }
-}
-
-bool connection::flush_blocking() {
-  while (true) {
-    switch (out_.flush(fd_)) {
-      case net::output_queue::flush_result::done:
-        return true;
-      case net::output_queue::flush_result::failed:
-        broken_ = true;
-        return false;
-      case net::output_queue::flush_result::blocked:
-        break;
-    }
-    int ready = wait_for(POLLOUT, context_.settings.write_timeout_ms);
-    if (ready == 0) {
-      log::write(log::level::info, "client stopped reading a response (write timeout)");
-      broken_ = true;
-      return false;
-    }
-  }
-}
-
-peer_info connection::peer() {
-  if (peer_text_.empty()) {
-    char text[INET6_ADDRSTRLEN] = {};
-    if (peer_.ss_family == AF_INET) {
-      auto* a = reinterpret_cast<const sockaddr_in*>(&peer_);
-      inet_ntop(AF_INET, &a->sin_addr, text, sizeof text);
-      peer_port_ = ntohs(a->sin_port);
-    } else if (peer_.ss_family == AF_INET6) {
-      auto* a = reinterpret_cast<const sockaddr_in6*>(&peer_);
-      inet_ntop(AF_INET6, &a->sin6_addr, text, sizeof text);
-      peer_port_ = ntohs(a->sin6_port);
-    }
-    peer_text_ = text;
-  }
-  return {peer_text_, peer_port_};
-}
-
-exchange::body_state connection::peek_body(std::string_view& out) {
-  while (true) {
-    if (body_error_ != 0) return body_state::error;
-    if (body_done_) return body_state::end;
-    if (request_.framing == body_framing::length) {
-      size_t available = in_.size() < body_remaining_ ? in_.size() : static_cast<size_t>(body_remaining_);
-      if (available > 0) {
-        out = {in_.data(), available};
-        return body_state::data;
-      }
-    } else {
-      if (chunk_run_ > 0) {
-        out = {in_.data(), chunk_run_};
-        return body_state::data;
-      }
-      chunked_decoder::step_result r = chunked_.step(in_.data(), in_.size());
-      switch (r.state) {
-        case chunked_decoder::status::data: {
-          in_.consume(r.consumed - r.data_length);
-          chunk_run_ = r.data_length;
-          body_received_ += r.data_length;
-          uint64_t max_body = context_.settings.request_limits.max_body;
-          if (max_body != 0 && body_received_ > max_body) {
-            log::write(log::level::info, "chunked request body over the limit of %llu bytes",
-                       static_cast<unsigned long long>(max_body));
-            body_error_ = 413;
-            return body_state::error;
-          }
-          continue;
-        }
-        case chunked_decoder::status::done:
-          in_.consume(r.consumed);
-          body_done_ = true;
-          return body_state::end;
-        case chunked_decoder::status::error:
-          log::write(log::level::info, "bad chunked request body: %s", r.reason);
-          body_error_ = 400;
-          return body_state::error;
-        case chunked_decoder::status::need_more:
-          in_.consume(r.consumed);
-          break;
-      }
-    }
-    if (eof_) {
-      body_error_ = 400;
-      return body_state::error;
-    }
-    int status = 0;
-    if (!read_more(context_.settings.body_read_timeout_ms, status)) {
-      body_error_ = status;
-      return body_state::error;
-    }
-  }
-}
-
-void connection::consume_body(size_t n) {
-  in_.consume(n);
-  if (request_.framing == body_framing::length) {
-    body_remaining_ -= n;
-    if (body_remaining_ == 0) body_done_ = true;
-  } else {
-    chunk_run_ -= n;
-  }
-}
-
-void connection::begin_response(int status_code, std::string_view status_text) {
-  response_head_.clear();
-  response_length_ = -1;
-  response_head_.append("HTTP/1.1 ", 9);
-  response_head_.append(status_text);
-  response_head_.append("\r\n", 2);
-  response_status_ = status_code;
-  response_length_ = -1;
-  app_wants_close_ = false;
-}
-
-bool connection::add_header(std::string_view name, std::string_view value) {
-  if (!valid_header_name(name) || !valid_header_value(value)) return false;
-  switch (name.size()) {
-    case 10:
-      if (equals_ignore_case(name, "connection")) {
-        if (contains_close_token(value)) app_wants_close_ = true;
-        return true;  // the server writes its own
-      }
-      if (equals_ignore_case(name, "keep-alive")) return true;
-      break;
-    case 14:
-      if (equals_ignore_case(name, "content-length")) {
-        int64_t length = 0;
-        if (!parse_length(value, length)) return false;
-        if (response_length_ >= 0) return response_length_ == length;  // a repeat is dropped, a conflict refused
-        response_length_ = length;
-      }
-      break;
-    case 17:
-      if (equals_ignore_case(name, "transfer-encoding")) return true;  // the server frames the body
-      break;
-    default:
-      break;
-  }
-  char* p = response_head_.prepare(name.size() + value.size() + 4);
-  std::memcpy(p, name.data(), name.size());
-  p += name.size();
-  *p++ = ':';
-  *p++ = ' ';
-  std::memcpy(p, value.data(), value.size());
-  p += value.size();
-  *p++ = '\r';
-  *p++ = '\n';
-  response_head_.commit(name.size() + value.size() + 4);
-  return true;
-}
-
-void connection::commit(bool body_is_empty) {
-  committed_ = true;
-  int s = response_status_;
-  response_no_body_ = request_.is_head || s < 200 || s == 204 || s == 304;
-  bool keep = request_.keep_alive && !context_.stopping() && !app_wants_close_ && body_buffered_whole();
-  if (response_length_ < 0 && !response_no_body_) {
-    if (body_is_empty) {
-      response_head_.append("content-length: 0\r\n");
-      response_length_ = 0;
-    } else if (request_.version_minor == 1) {
-      response_head_.append("transfer-encoding: chunked\r\n");
-      response_chunked_ = true;
-    } else {
-      keep = false;  // an HTTP/1.0 body without a length ends when the connection does
-    }
-  }
-  if (!keep) {
-    response_head_.append("connection: close\r\n");
-    close_after_flush_ = true;
-  } else if (request_.version_minor == 0) {
-    response_head_.append("connection: keep-alive\r\n");
-  }
-  response_head_.append(context_.dates.line(time(nullptr)));
-  response_head_.append("\r\n", 2);
-  out_.bytes().append(response_head_.view());
-}
-
-bool connection::after_output_appended() {
-  if (out_.buffered_bytes() > context_.settings.output_high_water) return flush_blocking();
-  return true;
-}
-
-// Called after the response ended (a WSGI close() that writes): the bytes
-// would be read as the start of the next response, so the connection closes.
-bool connection::refuse_after_finish() {
-  log::write(log::level::error, "the application wrote after its response ended; closing the connection");
-  close_after_flush_ = true;
-  return false;
-}
-
-bool connection::write_body(const char* data, size_t length) {
-  if (broken_) return false;
-  if (finished_) return refuse_after_finish();
-  if (!committed_) commit(false);
-  if (response_no_body_ || length == 0) return true;
-  if (response_length_ >= 0) {
-    uint64_t allowed = static_cast<uint64_t>(response_length_) - response_sent_;
-    if (length > allowed) {
-      log::write(log::level::error, "the application sent more than its Content-Length; the excess was dropped");
-      length = static_cast<size_t>(allowed);
-      close_after_flush_ = true;
-    }
-  }
-  byte_buffer& out = out_.bytes();
-  if (response_chunked_) append_chunk_header(out, length);
-  out.append(data, length);
-  if (response_chunked_) out.append("\r\n", 2);
-  response_sent_ += length;
-  return after_output_appended();
-}
-
-bool connection::send_file(int fd, off_t offset, uint64_t length) {
-  if (broken_ || finished_) {
-    ::close(fd);
-    return broken_ ? false : refuse_after_finish();
-  }
-  if (!committed_) commit(length == 0);
-  if (response_no_body_ || length == 0) {
-    ::close(fd);
-    return true;
-  }
-  if (response_length_ >= 0) {
-    uint64_t allowed = static_cast<uint64_t>(response_length_) - response_sent_;
-    if (length > allowed) length = allowed;
-  }
-  if (response_chunked_) append_chunk_header(out_.bytes(), static_cast<size_t>(length));
-  out_.push_file(fd, offset, length);
-  if (response_chunked_) out_.bytes().append("\r\n", 2);
-  response_sent_ += length;
-  return after_output_appended();
-}
-
-bool connection::flush() {
-  if (broken_) return false;
-  if (out_.buffered_bytes() > context_.settings.output_high_water) return flush_blocking();
-  if (out_.flush(fd_) == net::output_queue::flush_result::failed) broken_ = true;
-  return !broken_;
-}
-
-void connection::finish() {
-  if (broken_ || finished_) return;
-  finished_ = true;
-  if (!committed_) commit(true);
-  if (response_chunked_) {
-    out_.bytes().append(last_chunk);
-  } else if (response_length_ >= 0 && !response_no_body_ &&
-             response_sent_ < static_cast<uint64_t>(response_length_)) {
-    log::write(log::level::error, "the application sent less than its Content-Length; closing the connection");
-    close_after_flush_ = true;
-  }
-}
-
-void connection::fail(int status) {
-  if (broken_) return;
-  finished_ = true;
-  if (!committed_) {
-    committed_ = true;
-    bool keep = request_.keep_alive && !context_.stopping() && body_error_ == 0 && body_complete_without_waiting();
-    append_simple_response(out_.bytes(), status, context_.dates.line(time(nullptr)), "text/plain; charset=utf-8",
-                           status_reason(status), !keep, request_.is_head);
-    if (!keep) close_after_flush_ = true;
-    return;
-  }
-  // Part of the answer is out: the only honest signal left is to close.
-  close_after_flush_ = true;
+  context_.host.connection_closed(this, was_lingering);
 }
 
 }  // namespace baton::http1

@@ -1,28 +1,39 @@
-// One HTTP/1.1 connection: reads, parses, hands each request to the
-// request_handler in order, and writes the answers.
+// One HTTP/1.1 connection: reads and parses request heads, turns each into a
+// stream, feeds the stream its body, and writes what the stream's app side
+// produces, in request order. It never blocks: everything it waits for (a
+// head, body bytes, room in the socket, the app) is a state it returns to
+// when the loop says something changed.
 //
-// States (see connection.cc for the transitions):
-//   reading  waiting for or assembling a request head; the timer is the
-//            header-read timeout once a head has begun (or since accept),
-//            the keep-alive timeout between requests
-//   writing  output is queued and the socket is full; the next pipelined
-//            request waits until it drains (bounded memory)
+// States:
+//   reading    no request in flight; assembling the next head. The timer is
+//              the header-read timeout once a head has begun (or since
+//              accept), the keep-alive timeout between requests.
+//   active     a stream is the current request: its body is fed to it (up to
+//              the stream's window; reading pauses past it) and its output is
+//              written as the app publishes it. Bytes of a pipelined next
+//              request wait in the connection's own buffer.
 //   lingering  an error answer was sent and the write side shut; input is
-//            read and dropped for a short while so the client sees the
-//            answer rather than a reset
-// A connection lives on the loop thread and owns its socket.
+//              read and dropped for a short while so the client sees the
+//              answer rather than a reset.
+//   closed     the socket is closed; the server deletes the connection
+//              between passes.
+// Whatever the state, output that the socket would not take waits in out_,
+// watched with EPOLLOUT, under the write timeout.
+//
+// A connection lives on the loop thread and owns its socket. Idle, it owns
+// no buffer: input is received into the server's shared receive buffer, and
+// only bytes that must wait (a partial head, a pipelined request) are copied
+// into a buffer of its own, freed again when it empties.
 #pragma once
 
 #include <sys/socket.h>
 
+#include <atomic>
 #include <cstdint>
-#include <string>
-#include <vector>
 
 #include "core/http1/chunked.h"
-#include "core/http1/exchange.h"
 #include "core/http1/parser.h"
-#include "core/http1/response.h"
+#include "core/http1/stream.h"
 #include "core/loop/event_loop.h"
 #include "core/net/output_queue.h"
 #include "core/util/byte_buffer.h"
@@ -33,34 +44,56 @@ struct connection_settings {
   limits request_limits;
   int keep_alive_timeout_ms = 5000;
   int header_read_timeout_ms = 10000;
-  int body_read_timeout_ms = 30000;
+  int body_read_timeout_ms = 60000;  // the whole body, not per read
   int write_timeout_ms = 30000;
   int linger_ms = 2000;
-  int graceful_timeout_ms = 5000;  // bounds blocking waits once a stop is requested
+  // A body up to this size is read whole before the app runs; a larger one
+  // flows through the stream's window while the app reads it.
+  size_t read_whole_body = 64 * 1024;
+  // Output queued past this stops the parsing of pipelined requests until
+  // the socket drains (bounded memory against a client that does not read).
   size_t output_high_water = 1u << 20;
+  // Pipelined bytes read ahead while a request is in flight.
+  size_t read_ahead = 64 * 1024;
+  stream_settings streams;
+  size_t body_window() const { return streams.body_window; }
 };
 
-class connection;
-
 // What a connection needs from the server that owns it.
+class connection_host {
+ public:
+  // A fresh stream for a request (one reference: the caller's).
+  virtual stream* new_stream() = 0;
+  // Hands a stream to the application (runs it now, or queues it).
+  virtual void submit(stream* s) = 0;
+  // The connection has closed its socket; the host deletes it between passes.
+  virtual void connection_closed(connection* c, bool was_lingering) = 0;
+  // The connection has sent its last answer and only waits for the client
+  // to close (a drain need not wait for it).
+  virtual void connection_lingering(connection* c) = 0;
+
+ protected:
+  ~connection_host() = default;
+};
+
+// The loop's shared receive buffer, lent to one connection at a time.
+struct receive_buffer {
+  byte_buffer bytes;
+  bool lent = false;
+};
+
 struct connection_context {
   loop::event_loop& loop;
   const connection_settings& settings;
-  request_handler& handler;
-  date_cache dates;
-  bool draining = false;
-  // Asked while a response is built: a stop was requested but the loop has
-  // not begun the shutdown yet (the inline shape is busy running the app).
-  bool (*stop_pending)() = nullptr;
-  bool stopping() const { return draining || (stop_pending != nullptr && stop_pending()); }
-  // Called when a connection has closed its socket; the owner deletes it.
-  void (*on_closed)(void* owner, connection* c) = nullptr;
-  void* owner = nullptr;
+  connection_host& host;
+  receive_buffer& shared_input;
+  header* header_scratch;  // request_limits.max_headers entries, for the parser
+  std::atomic<bool>& draining;
 };
 
-class connection final : public loop::io_handler, public loop::timer_handler, private exchange {
+class connection final : public loop::io_handler, public loop::timer_handler {
  public:
-  connection(connection_context& context, int fd, const sockaddr_storage& peer, socklen_t peer_length);
+  connection(connection_context& context, int fd, const sockaddr_storage& peer);
   ~connection();
   connection(const connection&) = delete;
   connection& operator=(const connection&) = delete;
@@ -68,99 +101,87 @@ class connection final : public loop::io_handler, public loop::timer_handler, pr
   void start();
   void on_io(uint32_t events) override;
   void on_timer() override;
+
+  // The current stream's app side published output or consumed body
+  // (called from the server's inbox handler, or directly for inline apps).
+  void on_stream_news(stream* s);
+  // The current stream's app side is done (its output is published).
+  void on_app_done(stream* s);
+
   // Graceful shutdown: an idle connection closes now, a busy one after its
   // current response (which says Connection: close).
   void drain();
   void close_now();
+  bool closed() const { return state_ == state::closed; }
+  bool lingering() const { return state_ == state::lingering; }
+  peer_info peer() const { return {std::string_view(peer_text_, peer_text_length_), peer_port_}; }
 
   // Intrusive list links, owned by the server's registry.
   connection* prev = nullptr;
   connection* next = nullptr;
 
  private:
-  enum class state : uint8_t { reading, writing, lingering, closed };
+  enum class state : uint8_t { reading, active, lingering, closed };
 
   void on_readable();
-  void process_input();
-  void run_exchange();
-  bool chunked_prefix_is_valid();
-  chunked_decoder::step_result scan_buffered_chunks(chunked_decoder probe, size_t pos, uint64_t& received) const;
-  void finish_exchange();
+  void on_writable();
+  void process(byte_buffer& input);
+  parse_status start_stream(byte_buffer& input);
+  void feed_body(byte_buffer& input);
+  void body_failed(int status, const char* reason);
+  bool ready_to_dispatch() const;
+  void dispatch(byte_buffer*& input);
+  void take_output(bool flush_now);
+  void finish_stream();
+  void advance();
   void reject(int status, const char* reason);
-  void flush_and_settle();
+  void flush_output();
   void start_lingering();
+  void update_interest();
   void update_timer();
   int64_t current_deadline() const;
-  bool read_more(int timeout_ms, int& error_status);
-  int wait_for(short events, int timeout_ms);
-  bool body_buffered_whole() const;
-  bool refuse_after_finish();
-  bool flush_blocking();
+  void send_continue();
 
-  // exchange
-  const request& head() const override { return request_; }
-  peer_info peer() override;
-  body_state peek_body(std::string_view& out) override;
-  void consume_body(size_t n) override;
-  int body_error_status() const override { return body_error_; }
-  void begin_response(int status_code, std::string_view status_text) override;
-  bool add_header(std::string_view name, std::string_view value) override;
-  bool has_content_length() const override { return response_length_ >= 0; }
-  bool response_committed() const override { return committed_; }
-  bool write_body(const char* data, size_t length) override;
-  bool send_file(int fd, off_t offset, uint64_t length) override;
-  bool flush() override;
-  void finish() override;
-  void fail(int status) override;
-  bool client_gone() const override { return broken_; }
+ public:
+  // Frees buffers of a connection waiting for its next request.
+  void release_idle_memory();
 
-  void commit(bool body_is_empty);
-  bool body_complete_without_waiting();
-  bool after_output_appended();
+ private:
 
   connection_context& context_;
   int fd_;
   state state_ = state::reading;
-  byte_buffer in_;
+  uint32_t interest_ = 0;  // the epoll mask registered now
+  byte_buffer in_;         // bytes that must wait: a partial head, pipelined requests
   net::output_queue out_;
   parse_cursor cursor_;
-  std::vector<header> header_storage_;
-  request request_;
-  bool in_exchange_ = false;
+  stream* current_ = nullptr;  // the request in flight (one reference)
+  bool in_process_ = false;    // inside process(): news is taken, not acted on
+  bool eof_ = false;           // the client will send nothing more
   bool close_after_flush_ = false;
-  bool broken_ = false;
-  bool eof_ = false;
+  bool write_blocked_ = false;
+  bool dispatched_ = false;    // current_ has been submitted to the app
+  bool app_done_ = false;      // current_'s app side finished and its output was taken
+  bool continue_sent_ = false;
+  bool response_started_ = false;  // some of current_'s response went to out_
   uint64_t requests_served_ = 0;
+
+  // The request body being fed to current_.
+  uint64_t body_remaining_ = 0;  // length framing: bytes still to arrive
+  uint64_t body_received_ = 0;   // chunked: decoded bytes so far (for max_body)
+  chunked_decoder chunked_;
+  bool body_done_ = true;
+
+  // Deadlines.
+  loop::timer timer_{this};
   int64_t head_started_ms_ = 0;
   int64_t write_progress_ms_ = 0;
   int64_t linger_started_ms_ = 0;
-  loop::timer_id timer_ = 0;
-  int64_t timer_deadline_ = 0;
-  bool watching_writable_ = false;
+  int64_t body_deadline_ms_ = 0;     // while the body is being read and reading is not paused
+  int64_t body_budget_left_ms_ = 0;  // kept while paused by the window
 
-  // Request body.
-  uint64_t body_remaining_ = 0;  // length framing: bytes not yet consumed
-  uint64_t body_received_ = 0;   // chunked: decoded bytes so far (for max_body)
-  size_t chunk_run_ = 0;         // chunked: decoded bytes at in_.data() not yet consumed
-  chunked_decoder chunked_;
-  bool body_done_ = true;
-  int body_error_ = 0;
-  bool continue_sent_ = false;
-
-  // Response.
-  byte_buffer response_head_;
-  int response_status_ = 0;
-  int64_t response_length_ = -1;  // the app's Content-Length, -1 if none
-  uint64_t response_sent_ = 0;
-  bool response_chunked_ = false;
-  bool response_no_body_ = false;
-  bool committed_ = false;
-  bool finished_ = false;  // finish() or fail() ran: nothing more may be written
-  bool app_wants_close_ = false;
-
-  sockaddr_storage peer_;
-  socklen_t peer_length_;
-  std::string peer_text_;
+  char peer_text_[46] = {};
+  uint8_t peer_text_length_ = 0;
   uint16_t peer_port_ = 0;
 };
 

@@ -13,6 +13,11 @@ void date_cache::format(time_t now) {
   formatted_for_ = now;
 }
 
+std::string_view current_date_line() {
+  thread_local date_cache cache;
+  return cache.line(time(nullptr));
+}
+
 const char* status_reason(int status) {
   switch (status) {
     case 100: return "Continue";

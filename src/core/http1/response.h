@@ -28,6 +28,9 @@ class date_cache {
   size_t length_ = 0;
 };
 
+// The Date line for now, from a cache private to the calling thread.
+std::string_view current_date_line();
+
 const char* status_reason(int status);
 
 // RFC 9110 field-name (a token) and field-value (no CR, LF, NUL or other

@@ -15,7 +15,11 @@ event_loop::event_loop() {
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0) throw std::system_error(errno, std::generic_category(), "epoll_create1");
   wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (wake_fd_ < 0) throw std::system_error(errno, std::generic_category(), "eventfd");
+  if (wake_fd_ < 0) {
+    int saved = errno;
+    ::close(epoll_fd_);
+    throw std::system_error(saved, std::generic_category(), "eventfd");
+  }
   epoll_event ev{};
   ev.events = EPOLLIN;
   ev.data.ptr = nullptr;  // null marks the wake fd
@@ -46,19 +50,101 @@ void event_loop::modify(int fd, uint32_t events, io_handler* handler) {
 
 void event_loop::remove(int fd) { epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr); }
 
-timer_id event_loop::add_timer(int64_t deadline_ms, timer_handler* handler) {
-  timer_id id = next_timer_id_++;
-  timers_.push({deadline_ms, id});
-  live_timers_.emplace(id, handler);
-  return id;
+// --- the timer heap ---
+
+void event_loop::heap_swap(size_t a, size_t b) {
+  std::swap(heap_[a], heap_[b]);
+  heap_[a]->heap_index = a;
+  heap_[b]->heap_index = b;
 }
 
-void event_loop::cancel_timer(timer_id id) { live_timers_.erase(id); }
+void event_loop::sift_up(size_t i) {
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (heap_[parent]->deadline <= heap_[i]->deadline) break;
+    heap_swap(i, parent);
+    i = parent;
+  }
+}
+
+void event_loop::sift_down(size_t i) {
+  size_t n = heap_.size();
+  while (true) {
+    size_t smallest = i;
+    size_t left = 2 * i + 1;
+    size_t right = left + 1;
+    if (left < n && heap_[left]->deadline < heap_[smallest]->deadline) smallest = left;
+    if (right < n && heap_[right]->deadline < heap_[smallest]->deadline) smallest = right;
+    if (smallest == i) return;
+    heap_swap(i, smallest);
+    i = smallest;
+  }
+}
+
+void event_loop::heap_remove(size_t i) {
+  size_t last = heap_.size() - 1;
+  heap_[i]->heap_index = timer::not_armed;
+  if (i != last) {
+    heap_[i] = heap_[last];
+    heap_[i]->heap_index = i;
+  }
+  heap_.pop_back();
+  if (i < heap_.size()) {
+    if (i > 0 && heap_[i]->deadline < heap_[(i - 1) / 2]->deadline) sift_up(i);
+    else sift_down(i);
+  }
+}
+
+void event_loop::arm(timer& t, int64_t deadline_ms) {
+  if (t.armed()) {
+    int64_t old = t.deadline;
+    t.deadline = deadline_ms;
+    if (deadline_ms < old) sift_up(t.heap_index);
+    else sift_down(t.heap_index);
+    return;
+  }
+  t.deadline = deadline_ms;
+  t.heap_index = heap_.size();
+  heap_.push_back(&t);
+  sift_up(t.heap_index);
+}
+
+void event_loop::disarm(timer& t) {
+  if (t.armed()) heap_remove(t.heap_index);
+}
+
+void event_loop::run_due_timers() {
+  // A timer armed by a handler for a time already due fires on the next
+  // pass, not this one, so a handler that keeps re-arming cannot starve I/O.
+  size_t budget = heap_.size();
+  while (budget-- > 0 && !heap_.empty() && heap_.front()->deadline <= now_ms_) {
+    timer* t = heap_.front();
+    heap_remove(0);
+    t->handler->on_timer();
+  }
+}
+
+// --- waking ---
+
+void event_loop::post(handoff::notice_link* node) {
+  inbox_.push(node);
+  if (parked_.load(std::memory_order_seq_cst) && parked_.exchange(false, std::memory_order_acq_rel)) {
+    wake_writes_.fetch_add(1, std::memory_order_relaxed);
+    uint64_t one = 1;
+    ssize_t ignored = ::write(wake_fd_, &one, sizeof one);
+    (void)ignored;
+  }
+}
 
 void event_loop::wake() {
   uint64_t one = 1;
   ssize_t ignored = ::write(wake_fd_, &one, sizeof one);
   (void)ignored;
+}
+
+void event_loop::drain_inbox() {
+  handoff::notice_link* list = inbox_.take_all();
+  if (list != nullptr && inbox_handler_ != nullptr) inbox_handler_->on_notices(list);
 }
 
 void event_loop::update_clock() {
@@ -67,26 +153,29 @@ void event_loop::update_clock() {
   now_ms_ = static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
 }
 
-void event_loop::run_due_timers() {
-  while (!timers_.empty() && timers_.top().deadline <= now_ms_) {
-    timer_id id = timers_.top().id;
-    timers_.pop();
-    auto it = live_timers_.find(id);
-    if (it == live_timers_.end()) continue;  // cancelled
-    timer_handler* handler = it->second;
-    live_timers_.erase(it);
-    handler->on_timer();
-  }
-  // Cancelled entries at the top would otherwise shorten every wait.
-  while (!timers_.empty() && live_timers_.find(timers_.top().id) == live_timers_.end()) timers_.pop();
+int event_loop::next_timeout_ms() const {
+  if (inbox_pending()) return 0;
+  if (heap_.empty()) return -1;
+  int64_t until = heap_.front()->deadline - now_ms_;
+  if (until <= 0) return 0;
+  return until > INT32_MAX ? INT32_MAX : static_cast<int>(until);
 }
 
 void event_loop::run_once(int max_wait_ms) {
   int timeout = max_wait_ms;
-  if (!timers_.empty()) {
-    int64_t until = timers_.top().deadline - now_ms_;
-    if (until < 0) until = 0;
-    if (timeout < 0 || until < timeout) timeout = static_cast<int>(until);
+  if (timeout != 0) {
+    int until = next_timeout_ms();
+    if (until >= 0 && (timeout < 0 || until < timeout)) timeout = until;
+  }
+  if (timeout != 0) {
+    if (before_park_ != nullptr) before_park_(before_park_context_);
+    // Parked from here: a poster that sees this writes the eventfd. The
+    // re-check below catches a post that raced ahead of the store.
+    parked_.store(true, std::memory_order_seq_cst);
+    if (inbox_pending()) {
+      parked_.store(false, std::memory_order_relaxed);
+      timeout = 0;
+    }
   }
   epoll_event events[256];
   int n;
@@ -99,6 +188,7 @@ void event_loop::run_once(int max_wait_ms) {
   } else {
     n = epoll_wait(epoll_fd_, events, 256, timeout);
   }
+  if (timeout != 0) parked_.store(false, std::memory_order_relaxed);
   update_clock();
   if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "epoll_wait");
   bool woken = false;
@@ -112,7 +202,12 @@ void event_loop::run_once(int max_wait_ms) {
       continue;
     }
     handler->on_io(events[i].events);
+    // Completions from other threads are taken between events, not only
+    // once per pass: a pool thread waiting for its next job should not wait
+    // for a whole pass of socket work.
+    if (inbox_pending()) drain_inbox();
   }
+  drain_inbox();
   if (woken && wake_handler_ != nullptr) wake_handler_->on_io(EPOLLIN);
   run_due_timers();
 }

@@ -1,15 +1,24 @@
-// The event loop: epoll readiness, a timer heap, and an eventfd so other
-// threads (and signal handlers) can wake it.
+// The event loop: epoll readiness, an intrusive timer heap, an inbox other
+// threads post notices to, and an eventfd that wakes the loop only when it
+// is parked.
 //
-// One thread runs a loop; every method but wake() must be called on it.
-// The epoll calls sit behind this narrow class so a kqueue sibling can be
-// built for macOS without touching its users.
+// One thread runs a loop; every method must be called on it except post(),
+// wake() and request_wake(), which any thread (and wake(), a signal handler)
+// may call. The epoll calls sit behind this narrow class so a kqueue sibling
+// can be built for macOS without touching its users.
+//
+// Another event loop can drive this one (the inverted ASGI shape): watch
+// backend_fd() for readability, call run_once(0) when it is readable or when
+// next_timeout_ms() has elapsed, and ask next_timeout_ms() again after each
+// pass (libuv's uv_backend_fd / uv_backend_timeout / UV_RUN_NOWAIT).
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
-#include <queue>
-#include <unordered_map>
 #include <vector>
+
+#include "core/handoff/notice_queue.h"
 
 namespace baton::loop {
 
@@ -30,6 +39,30 @@ class timer_handler {
   ~timer_handler() = default;
 };
 
+// Receives what other threads posted, oldest first, on the loop thread.
+class inbox_handler {
+ public:
+  virtual void on_notices(handoff::notice_link* list) = 0;
+
+ protected:
+  ~inbox_handler() = default;
+};
+
+// A deadline owned by whoever embeds it. Arming an armed timer moves it;
+// nothing is allocated per arm (the heap is a vector of pointers that only
+// grows to the largest number of timers ever armed at once).
+struct timer {
+  explicit timer(timer_handler* h = nullptr) : handler(h) {}
+  timer(const timer&) = delete;
+  timer& operator=(const timer&) = delete;
+  bool armed() const { return heap_index != not_armed; }
+
+  static constexpr size_t not_armed = SIZE_MAX;
+  timer_handler* handler;
+  int64_t deadline = 0;
+  size_t heap_index = not_armed;
+};
+
 // Called around the blocking wait, so a caller that holds a lock (the GIL,
 // in the inline shape) can release it while the loop sleeps.
 struct wait_hooks {
@@ -37,8 +70,6 @@ struct wait_hooks {
   void (*after_wait)(void* context) = nullptr;
   void* context = nullptr;
 };
-
-using timer_id = uint64_t;
 
 class event_loop {
  public:
@@ -50,6 +81,7 @@ class event_loop {
   static constexpr uint32_t readable = 0x001;  // EPOLLIN
   static constexpr uint32_t writable = 0x004;  // EPOLLOUT
 
+  // Throws std::system_error when the kernel refuses (ENOMEM, a bad fd).
   void add(int fd, uint32_t events, io_handler* handler);
   void modify(int fd, uint32_t events, io_handler* handler);
   void remove(int fd);
@@ -58,18 +90,38 @@ class event_loop {
   int64_t now_ms() const { return now_ms_; }
   // Re-reads the clock: for callers that ran for long inside a pass.
   void refresh_clock() { update_clock(); }
-  timer_id add_timer(int64_t deadline_ms, timer_handler* handler);
-  void cancel_timer(timer_id id);
+  // Arms (or re-arms) `t` to fire at `deadline_ms`. The timer's handler runs
+  // on a pass at or after the deadline; the timer is disarmed before it runs.
+  void arm(timer& t, int64_t deadline_ms);
+  void disarm(timer& t);
+  size_t armed_timers() const { return heap_.size(); }
 
-  // Thread-safe and async-signal-safe: makes the current or next wait return.
+  // Any thread: queues `node` for the inbox handler and wakes the loop if it
+  // is parked in its wait. The Dekker pair (the loop stores parked, then
+  // reads the inbox; a poster pushes, then reads parked; both sequentially
+  // consistent) guarantees one of the two sees the other: no wake is lost,
+  // and a loop that is running costs the poster no syscall.
+  void post(handoff::notice_link* node);
+  void set_inbox_handler(inbox_handler* handler) { inbox_handler_ = handler; }
+  // How many times post() had to write the eventfd (tests and probes).
+  uint64_t wake_writes() const { return wake_writes_.load(std::memory_order_relaxed); }
+  // Tests only: called when a pass has decided to block, just before it
+  // marks itself parked, so a test can post from inside the race window.
+  void set_before_park_hook(void (*hook)(void*), void* context) {
+    before_park_ = hook;
+    before_park_context_ = context;
+  }
+
+  // Thread-safe and async-signal-safe: makes the current or next wait
+  // return and runs the wake handler on that pass.
   void wake();
   int wake_fd() const { return wake_fd_; }
-  // Handler run on the loop thread after a wake().
   void set_wake_handler(io_handler* handler) { wake_handler_ = handler; }
   void set_wait_hooks(wait_hooks hooks) { hooks_ = hooks; }
 
   // One pass: wait up to `max_wait_ms` (-1: until an event or the next
-  // timer), dispatch ready events, then due timers.
+  // timer; 0: never blocks), dispatch ready events and the inbox, then due
+  // timers.
   void run_once(int max_wait_ms);
   void stop() { stopped_ = true; }
   bool stopped() const { return stopped_; }
@@ -77,25 +129,36 @@ class event_loop {
     while (!stopped_) run_once(-1);
   }
 
+  // For another loop driving this one: the fd that is readable when a pass
+  // has work, and how long that loop may wait before the next pass (0: at
+  // once, -1: only when the fd is readable).
+  int backend_fd() const { return epoll_fd_; }
+  int next_timeout_ms() const;
+
  private:
   void update_clock();
   void run_due_timers();
-
-  struct timer_entry {
-    int64_t deadline;
-    timer_id id;
-    bool operator>(const timer_entry& o) const { return deadline > o.deadline; }
-  };
+  void drain_inbox();
+  bool inbox_pending() const { return !inbox_.empty(); }
+  // The heap, as in any binary heap over an array; each timer records its index.
+  void heap_swap(size_t a, size_t b);
+  void sift_up(size_t i);
+  void sift_down(size_t i);
+  void heap_remove(size_t i);
 
   int epoll_fd_ = -1;
   int wake_fd_ = -1;
   bool stopped_ = false;
   int64_t now_ms_ = 0;
   io_handler* wake_handler_ = nullptr;
+  inbox_handler* inbox_handler_ = nullptr;
   wait_hooks hooks_;
-  timer_id next_timer_id_ = 1;
-  std::priority_queue<timer_entry, std::vector<timer_entry>, std::greater<>> timers_;
-  std::unordered_map<timer_id, timer_handler*> live_timers_;
+  std::vector<timer*> heap_;
+  handoff::notice_queue inbox_;
+  std::atomic<bool> parked_{false};
+  std::atomic<uint64_t> wake_writes_{0};
+  void (*before_park_)(void*) = nullptr;
+  void* before_park_context_ = nullptr;
 };
 
 }  // namespace baton::loop

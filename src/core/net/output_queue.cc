@@ -6,37 +6,117 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <utility>
 
 namespace baton::net {
+namespace {
+// Byte runs up to this size are copied when queues are joined; larger ones
+// are moved (a pointer swap) rather than copied.
+constexpr size_t copy_limit = 16384;
+constexpr size_t max_gather = 64;
+}  // namespace
 
-byte_buffer& output_queue::bytes() {
-  if (segments_.empty() || segments_.back().fd >= 0) segments_.emplace_back();
-  return segments_.back().bytes;
+output_queue::segment& output_queue::back() {
+  if (live() == 0 || segments_.back().fd >= 0) {
+    if (live() == 0) {
+      segments_.clear();
+      first_ = 0;
+    }
+    segments_.emplace_back();
+  }
+  return segments_.back();
 }
 
+byte_buffer& output_queue::bytes() { return back().bytes; }
+
 void output_queue::push_file(int fd, off_t offset, uint64_t length) {
+  if (live() == 0) {
+    segments_.clear();
+    first_ = 0;
+  }
   segment& s = segments_.emplace_back();
   s.fd = fd;
   s.offset = offset;
   s.remaining = length;
 }
 
+void output_queue::take_from(output_queue& other) {
+  for (size_t i = other.first_; i < other.segments_.size(); ++i) {
+    segment& s = other.segments_[i];
+    if (s.fd >= 0) {
+      push_file(std::exchange(s.fd, -1), s.offset, s.remaining);
+      continue;
+    }
+    if (s.bytes.empty()) continue;
+    if (s.bytes.size() <= copy_limit) {
+      bytes().append(s.bytes.view());
+      s.bytes.clear();
+      continue;
+    }
+    if (live() == 0) {
+      segments_.clear();
+      first_ = 0;
+    }
+    segments_.emplace_back().bytes = std::move(s.bytes);
+  }
+  // `other` keeps its first buffer's storage for the next response.
+  if (other.live() > 0) {
+    byte_buffer keep = std::move(other.segments_[other.first_].bytes);
+    keep.clear();
+    other.segments_.clear();
+    other.first_ = 0;
+    other.segments_.emplace_back().bytes = std::move(keep);
+  }
+}
+
+bool output_queue::empty() const {
+  for (size_t i = first_; i < segments_.size(); ++i) {
+    if (segments_[i].fd >= 0 || !segments_[i].bytes.empty()) return false;
+  }
+  return true;
+}
+
 uint64_t output_queue::buffered_bytes() const {
   uint64_t total = 0;
-  for (const segment& s : segments_) total += s.bytes.size();
+  for (size_t i = first_; i < segments_.size(); ++i) total += segments_[i].bytes.size();
   return total;
 }
 
-void output_queue::clear() {
-  for (segment& s : segments_) {
-    if (s.fd >= 0) ::close(s.fd);
+void output_queue::pop_front() {
+  segment& s = segments_[first_];
+  if (s.fd >= 0) ::close(std::exchange(s.fd, -1));
+  if (first_ + 1 == segments_.size()) {
+    // Keep the last buffer's storage: the next response reuses it.
+    s.bytes.clear();
+    return;
   }
-  segments_.clear();
+  s.bytes = byte_buffer();
+  ++first_;
+}
+
+void output_queue::clear() {
+  for (size_t i = first_; i < segments_.size(); ++i) {
+    if (segments_[i].fd >= 0) ::close(segments_[i].fd);
+    segments_[i].fd = -1;
+  }
+  if (!segments_.empty()) {
+    byte_buffer keep = std::move(segments_[first_ < segments_.size() ? first_ : 0].bytes);
+    keep.clear();
+    segments_.clear();
+    segments_.emplace_back().bytes = std::move(keep);
+  }
+  first_ = 0;
+}
+
+void output_queue::release_memory() {
+  clear();
+  std::vector<segment>().swap(segments_);
+  first_ = 0;
 }
 
 output_queue::flush_result output_queue::flush(int socket_fd) {
-  while (!segments_.empty()) {
-    segment& front = segments_.front();
+  while (first_ < segments_.size()) {
+    segment& front = segments_[first_];
     if (front.fd >= 0) {
       while (front.remaining > 0) {
         size_t chunk = front.remaining > (1u << 20) ? (1u << 20) : static_cast<size_t>(front.remaining);
@@ -50,33 +130,29 @@ output_queue::flush_result output_queue::flush(int socket_fd) {
         // n == 0: the file shrank under us; the response cannot be completed.
         return flush_result::failed;
       }
-      ::close(front.fd);
-      segments_.pop_front();
+      pop_front();
       continue;
     }
     // Gather consecutive byte runs into one sendmsg.
-    iovec iov[64];
-    int count = 0;
-    for (auto it = segments_.begin(); it != segments_.end() && it->fd < 0 && count < 64; ++it) {
-      if (it->bytes.empty()) continue;
-      iov[count].iov_base = it->bytes.data();
-      iov[count].iov_len = it->bytes.size();
+    iovec iov[max_gather];
+    size_t count = 0;
+    for (size_t i = first_; i < segments_.size() && segments_[i].fd < 0 && count < max_gather; ++i) {
+      if (segments_[i].bytes.empty()) continue;
+      iov[count].iov_base = segments_[i].bytes.data();
+      iov[count].iov_len = segments_[i].bytes.size();
       ++count;
     }
     if (count == 0) {
       // Only empty byte runs before a file (or nothing): drop them.
-      while (!segments_.empty() && segments_.front().fd < 0 && segments_.front().bytes.empty()) {
-        if (segments_.size() == 1) {
-          segments_.front().bytes.clear();
-          return flush_result::done;
-        }
-        segments_.pop_front();
+      while (first_ < segments_.size() && segments_[first_].fd < 0 && segments_[first_].bytes.empty()) {
+        if (first_ + 1 == segments_.size()) return flush_result::done;
+        pop_front();
       }
       continue;
     }
     msghdr msg{};
     msg.msg_iov = iov;
-    msg.msg_iovlen = static_cast<size_t>(count);
+    msg.msg_iovlen = count;
     ssize_t n = ::sendmsg(socket_fd, &msg, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -85,14 +161,11 @@ output_queue::flush_result output_queue::flush(int socket_fd) {
     }
     size_t written = static_cast<size_t>(n);
     while (written > 0) {
-      segment& s = segments_.front();
+      segment& s = segments_[first_];
       size_t take = written < s.bytes.size() ? written : s.bytes.size();
       s.bytes.consume(take);
       written -= take;
-      if (s.bytes.empty() && segments_.size() > 1) segments_.pop_front();
-    }
-    if (segments_.size() == 1 && segments_.front().fd < 0 && segments_.front().bytes.empty()) {
-      return flush_result::done;
+      if (s.bytes.empty()) pop_front();
     }
   }
   return flush_result::done;

@@ -1,7 +1,10 @@
-// What a connection still has to send, in order: runs of bytes and file
-// ranges. Bytes go out with one sendmsg per flush (a gather of consecutive
-// runs); a file range goes out with sendfile, so file bodies never pass
-// through user space.
+// What still has to be sent, in order: runs of bytes and file ranges. Bytes
+// go out with one sendmsg per flush (a gather of consecutive runs); a file
+// range goes out with sendfile, so file bodies never pass through user space.
+//
+// An empty queue owns no memory (idle keep-alive connections hold many of
+// them): segments live in a vector that allocates on first use, and
+// release_memory() gives everything back.
 //
 // sendfile has no MSG_NOSIGNAL: writing a file range to a peer that has gone
 // raises SIGPIPE, so the process must ignore SIGPIPE (server::run does, for
@@ -11,7 +14,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
-#include <deque>
+#include <vector>
 
 #include "core/util/byte_buffer.h"
 
@@ -28,15 +31,22 @@ class output_queue {
   byte_buffer& bytes();
   // Queues `length` bytes of `fd` from `offset`. The queue owns fd and closes it.
   void push_file(int fd, off_t offset, uint64_t length);
+  // Moves everything queued in `other` to the end of this queue, leaving
+  // `other` empty. Small byte runs are copied into this queue's last buffer
+  // (so buffers stay where they are warm); large ones are moved whole.
+  void take_from(output_queue& other);
 
-  bool empty() const { return segments_.empty() || (segments_.size() == 1 && segments_.front().fd < 0 && segments_.front().bytes.empty()); }
+  bool empty() const;
   // Bytes held in memory (file ranges cost no memory and are not counted).
   uint64_t buffered_bytes() const;
 
   enum class flush_result { done, blocked, failed };
   // Writes until everything is sent, the socket would block, or it fails.
   flush_result flush(int socket_fd);
+  // Drops everything queued, closing queued file descriptors.
   void clear();
+  // clear(), and frees the storage too.
+  void release_memory();
 
  private:
   struct segment {
@@ -45,7 +55,12 @@ class output_queue {
     off_t offset = 0;
     uint64_t remaining = 0;
   };
-  std::deque<segment> segments_;
+  segment& back();
+  void pop_front();
+  size_t live() const { return segments_.size() - first_; }
+
+  std::vector<segment> segments_;
+  size_t first_ = 0;  // segments before this index are spent
 };
 
 }  // namespace baton::net

@@ -1,9 +1,9 @@
 #include "core/server/server.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -16,17 +16,17 @@
 namespace baton::server {
 namespace {
 constexpr int accept_pause_ms = 100;
-
-server_config with_graceful_budget(server_config config) {
-  config.connection.graceful_timeout_ms = config.graceful_timeout_ms;
-  return config;
-}
+constexpr int trim_interval_ms = 1000;
+// Streams kept for reuse; more than this many idle ones are freed.
+constexpr size_t max_free_streams = 1024;
 }  // namespace
 
-server::server(const server_config& config, http1::request_handler& handler, std::vector<int> listeners)
-    : config_(with_graceful_budget(config)),
-      context_{loop_, config_.connection, handler, {}, false, &loop_signals::pending, &server::on_connection_closed, this} {
-  listeners_.resize(listeners.size());
+server::server(const server_config& config, std::vector<int> listeners)
+    : config_(config),
+      header_scratch_(config.connection.request_limits.max_headers),
+      context_{loop_, config_.connection, *this, shared_input_, header_scratch_.data(), draining_} {
+  config_.connection.streams.stopping = &draining_;
+  listeners_ = std::vector<listener_watch>(listeners.size());
   for (size_t i = 0; i < listeners.size(); ++i) {
     int fd = listeners[i];
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -34,44 +34,81 @@ server::server(const server_config& config, http1::request_handler& handler, std
     listeners_[i].fd = fd;
   }
   drain_deadline_.owner = this;
+  idle_trim_.owner = this;
   loop_.set_wake_handler(this);
+  loop_.set_inbox_handler(this);
 }
 
 server::~server() {
+  watchdog_.reset();
+  signals_.reset();
   close_all();
   reap();
   for (listener_watch& l : listeners_) {
     if (l.fd >= 0) ::close(l.fd);
   }
+  // Notices posted after the last pass (app sides that finished late) hold
+  // references: take them so every stream comes back before it is freed.
+  loop_.run_once(0);
+  for (http1::stream* s : free_streams_) delete s;
+}
+
+// --- running ----------------------------------------------------------------
+
+void server::start() {
+  for (listener_watch& l : listeners_) loop_.add(l.fd, loop::event_loop::readable, &l);
+  loop_.arm(trim_timer_, loop_.now_ms() + trim_interval_ms);
+}
+
+void server::finish() {
+  close_all();
+  reap();
 }
 
 void server::run() {
   // A peer that goes away mid-sendfile must fail the write, not kill us.
-  struct sigaction ignore{}, previous_pipe{};
+  // (Left ignored after run(): CPython ignores SIGPIPE too.)
+  struct sigaction ignore{};
   ignore.sa_handler = SIG_IGN;
-  sigaction(SIGPIPE, &ignore, &previous_pipe);
-  loop_signals signals(loop_.wake_fd());
-  signals_ = &signals;
-  for (listener_watch& l : listeners_) loop_.add(l.fd, loop::event_loop::readable, &l);
+  sigaction(SIGPIPE, &ignore, nullptr);
+  if (config_.handle_signals) signals_ = std::make_unique<loop_signals>(loop_.wake_fd(), &draining_);
+  watchdog_ = std::make_unique<stop_watchdog>(config_.graceful_timeout_ms, 1000);
+  start();
   while (!loop_.stopped()) {
     loop_.run_once(-1);
-    reap();
-    if (shutting_down_ && live_count_ == 0) loop_.stop();
+    after_pass();
   }
-  close_all();
-  reap();
-  signals_ = nullptr;
-  sigaction(SIGPIPE, &previous_pipe, nullptr);
+  finish();
 }
 
-void server::request_shutdown() {
-  shutdown_requested_.store(true);
+void server::run_nested_pass(http1::stream* s) {
+  if (s->conn != nullptr) s->conn->on_stream_news(s);
+  if (s->cancelled() || loop_.stopped()) return;
+  ++nested_depth_;
+  loop_.run_once(-1);
+  --nested_depth_;
+}
+
+void server::request_shutdown(bool immediate) {
+  if (watchdog_) watchdog_->stop_requested(immediate);
+  draining_.store(true);
+  int want = immediate ? 2 : 1;
+  int current = shutdown_requested_.load();
+  while (current < want && !shutdown_requested_.compare_exchange_weak(current, want)) {
+  }
   loop_.wake();
 }
 
 void server::on_io(uint32_t) {
-  if (shutdown_requested_.exchange(false)) begin_shutdown();
-  if (signals_ == nullptr) return;
+  int requested = shutdown_requested_.exchange(0);
+  if (requested == 2) {
+    begin_shutdown();
+    close_all();
+    loop_.stop();
+    return;
+  }
+  if (requested == 1) begin_shutdown();
+  if (!signals_) return;
   loop_signals::counts c = signals_->take();
   signal_count_ += c.terminate + c.interrupt;
   if (c.interrupt > 0 && (shutting_down_ || c.interrupt > 1)) {
@@ -84,16 +121,18 @@ void server::on_io(uint32_t) {
   if (c.terminate + c.interrupt > 0) begin_shutdown();
 }
 
+// --- accepting ----------------------------------------------------------------
+
 void server::listener_watch::on_io(uint32_t) { owner->accept_from(*this); }
 
 void server::listener_watch::on_timer() {
-  if (fd < 0 || !paused) return;
+  if (fd < 0 || !paused || owner->accept_paused_for_queue_) return;
   paused = false;
   owner->loop_.add(fd, loop::event_loop::readable, this);
 }
 
 void server::accept_from(listener_watch& l) {
-  for (int i = 0; i < config_.max_accepts_per_wake; ++i) {
+  for (int i = 0; i < config_.max_accepts_per_wake && !l.paused; ++i) {
     sockaddr_storage peer{};
     socklen_t peer_length = sizeof peer;
     int fd = ::accept4(l.fd, reinterpret_cast<sockaddr*>(&peer), &peer_length, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -106,7 +145,7 @@ void server::accept_from(listener_watch& l) {
                    accept_pause_ms);
         loop_.remove(l.fd);
         l.paused = true;
-        loop_.add_timer(loop_.now_ms() + accept_pause_ms, &l);
+        loop_.arm(l.retry, loop_.now_ms() + accept_pause_ms);
         return;
       }
       log::write(log::level::error, "accept failed: %s", strerrordesc_np(errno));
@@ -116,7 +155,7 @@ void server::accept_from(listener_watch& l) {
       int one = 1;
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }
-    auto* c = new http1::connection(context_, fd, peer, peer_length);
+    auto* c = new http1::connection(context_, fd, peer);
     c->next = live_;
     if (live_ != nullptr) live_->prev = c;
     live_ = c;
@@ -132,15 +171,185 @@ void server::accept_from(listener_watch& l) {
   }
 }
 
+// Too many requests wait for a runner: new connections wait in the
+// kernel's backlog instead of adding to the queue.
+void server::pause_accepting() {
+  if (accept_paused_for_queue_) return;
+  accept_paused_for_queue_ = true;
+  log::write(log::level::warning, "%zu requests are waiting for the application; pausing accepts", fifo_length_);
+  for (listener_watch& l : listeners_) {
+    if (l.fd < 0 || l.paused) continue;
+    loop_.remove(l.fd);
+    l.paused = true;
+  }
+}
+
+void server::resume_accepting() {
+  if (!accept_paused_for_queue_) return;
+  accept_paused_for_queue_ = false;
+  for (listener_watch& l : listeners_) {
+    if (l.fd < 0 || !l.paused) continue;
+    loop_.disarm(l.retry);
+    l.paused = false;
+    loop_.add(l.fd, loop::event_loop::readable, &l);
+  }
+}
+
+// --- streams ----------------------------------------------------------------
+
+http1::stream* server::new_stream() {
+  if (!free_streams_.empty()) {
+    http1::stream* s = free_streams_.back();
+    free_streams_.pop_back();
+    return s;
+  }
+  ++streams_allocated_;
+  return new http1::stream(*this, loop_, config_.connection.streams);
+}
+
+void server::recycle(http1::stream* s) {
+  if (free_streams_.size() < max_free_streams) {
+    free_streams_.push_back(s);
+  } else {
+    --streams_allocated_;
+    delete s;
+  }
+}
+
+void server::submit(http1::stream* s) {
+  s->attach_app();
+  // Requests already waiting go first.
+  if (fifo_head_ != nullptr) enqueue(s, false);
+  else start_or_queue(s, false);
+}
+
+// Offers `s` to the dispatcher; queues it (at the back, or the front when
+// it came from the queue) when no runner is free. True when it started.
+bool server::start_or_queue(http1::stream* s, bool front) {
+  if (dispatcher_ != nullptr && dispatcher_->try_start(s)) {
+    if (s->direct()) {
+      // It ran to completion on this thread, maybe for seconds: deadlines
+      // set from here on must not start from the time the pass began.
+      loop_.refresh_clock();
+      app_finished(s);
+    }
+    return true;
+  }
+  enqueue(s, front);
+  return false;
+}
+
+void server::enqueue(http1::stream* s, bool front) {
+  if (front) {
+    s->fifo_next = fifo_head_;
+    fifo_head_ = s;
+    if (fifo_tail_ == nullptr) fifo_tail_ = s;
+  } else {
+    s->fifo_next = nullptr;
+    if (fifo_tail_ != nullptr) fifo_tail_->fifo_next = s;
+    else fifo_head_ = s;
+    fifo_tail_ = s;
+  }
+  ++fifo_length_;
+  if (fifo_length_ >= config_.max_queued_requests) pause_accepting();
+}
+
+// Starts queued streams, oldest first, while runners are free. A stream
+// whose client left while it waited is dropped without reaching the app.
+void server::pump_queue() {
+  if (pumping_) return;
+  pumping_ = true;
+  while (fifo_head_ != nullptr) {
+    http1::stream* s = fifo_head_;
+    fifo_head_ = s->fifo_next;
+    if (fifo_head_ == nullptr) fifo_tail_ = nullptr;
+    s->fifo_next = nullptr;
+    --fifo_length_;
+    if (s->cancelled()) {
+      s->release();  // the app side's reference: it never ran
+      continue;
+    }
+    if (!start_or_queue(s, true)) break;
+  }
+  pumping_ = false;
+  if (fifo_length_ < config_.max_queued_requests / 2) resume_accepting();
+}
+
+// The app side of `s` is done (on this thread, or its done notice came in).
+void server::app_finished(http1::stream* s) {
+  if (s->conn != nullptr) s->conn->on_app_done(s);
+  s->release();  // the app side's reference
+}
+
+void server::stream_news(http1::stream* s) {
+  if (s->conn != nullptr) s->conn->on_stream_news(s);
+}
+
+void server::on_notices(handoff::notice_link* list) {
+  while (list != nullptr) {
+    handoff::notice_link* next = list->notice_next;
+    bool done = false;
+    http1::stream* s = http1::stream::from_notice(list, done);
+    if (done) {
+      if (dispatcher_ != nullptr) dispatcher_->finished(s);
+      app_finished(s);
+    } else {
+      s->clear_queued();
+      stream_news(s);
+      s->release();  // the inbox's reference
+    }
+    list = next;
+  }
+  if (nested_depth_ == 0) pump_queue();
+}
+
+// --- connections ----------------------------------------------------------------
+
+void server::connection_lingering(http1::connection*) { ++lingering_count_; }
+
+void server::connection_closed(http1::connection* c, bool was_lingering) {
+  if (was_lingering) --lingering_count_;
+  if (c->prev != nullptr) c->prev->next = c->next;
+  else live_ = c->next;
+  if (c->next != nullptr) c->next->prev = c->prev;
+  c->prev = c->next = nullptr;
+  --live_count_;
+  closed_.push_back(c);
+}
+
+// Connections are deleted between passes, never inside their own callbacks
+// (and never inside a nested pass, whose caller may be one of them).
+void server::reap() {
+  if (nested_depth_ > 0) return;
+  for (http1::connection* c : closed_) delete c;
+  closed_.clear();
+}
+
+// Between top-level passes: free closed connections, start what waits (an
+// inline app that returned frees the runner), and end a finished drain.
+void server::after_pass() {
+  reap();
+  if (fifo_head_ != nullptr) pump_queue();
+  if (drained()) loop_.stop();
+}
+
+void server::idle_trim::on_timer() {
+  for (http1::connection* c = owner->live_; c != nullptr; c = c->next) c->release_idle_memory();
+  owner->loop_.arm(owner->trim_timer_, owner->loop_.now_ms() + trim_interval_ms);
+}
+
+// --- stopping ----------------------------------------------------------------
+
 void server::begin_shutdown() {
   if (shutting_down_) return;
   shutting_down_ = true;
-  context_.draining = true;
+  draining_.store(true);
   log::write(log::level::info, "shutting down: finishing %zu open connection(s), at most %d ms", live_count_,
              config_.graceful_timeout_ms);
   for (listener_watch& l : listeners_) {
     if (l.fd < 0) continue;
     if (!l.paused) loop_.remove(l.fd);
+    loop_.disarm(l.retry);
     ::close(l.fd);
     l.fd = -1;
   }
@@ -149,12 +358,13 @@ void server::begin_shutdown() {
     c->drain();
     c = next;
   }
-  loop_.add_timer(loop_.now_ms() + config_.graceful_timeout_ms, &drain_deadline_);
+  loop_.arm(drain_timer_, loop_.now_ms() + config_.graceful_timeout_ms);
 }
 
 void server::drain_deadline::on_timer() {
-  if (owner->live_count_ > 0) {
-    log::write(log::level::warning, "graceful timeout: closing %zu connection(s) still open", owner->live_count_);
+  if (owner->busy_connections() > 0) {
+    log::write(log::level::warning, "graceful timeout: closing %zu connection(s) still open",
+               owner->busy_connections());
   }
   owner->close_all();
   owner->loop_.stop();
@@ -166,22 +376,15 @@ void server::close_all() {
     c->close_now();
     c = next;
   }
-}
-
-void server::on_connection_closed(void* owner, http1::connection* c) {
-  auto* self = static_cast<server*>(owner);
-  if (c->prev != nullptr) c->prev->next = c->next;
-  else self->live_ = c->next;
-  if (c->next != nullptr) c->next->prev = c->prev;
-  c->prev = c->next = nullptr;
-  --self->live_count_;
-  self->closed_.push_back(c);
-}
-
-// Connections are deleted between passes, never inside their own callbacks.
-void server::reap() {
-  for (http1::connection* c : closed_) delete c;
-  closed_.clear();
+  // Requests that never reached a runner will not now.
+  while (fifo_head_ != nullptr) {
+    http1::stream* s = fifo_head_;
+    fifo_head_ = s->fifo_next;
+    s->fifo_next = nullptr;
+    s->release();
+  }
+  fifo_tail_ = nullptr;
+  fifo_length_ = 0;
 }
 
 }  // namespace baton::server

@@ -1,22 +1,31 @@
-// The server: listening sockets, the connection registry, signals and the
-// graceful stop, around one event loop.
+// The server: listening sockets, the connection registry, the streams and
+// their queue, signals and the graceful stop, around one event loop.
+//
+// Requests become streams (recycled through a free list) that go to a
+// dispatcher; when it has no free runner they wait in a FIFO, reading pauses
+// on their connections (each connection has one request in flight), and
+// accepting pauses once the FIFO holds max_queued_requests.
 //
 // Shutdown has three steps. begin: stop accepting, close the listeners,
 // close idle connections, and make every later response say
-// Connection: close. drain: the loop keeps running until no connection is
-// left or the budget (graceful_timeout_ms) runs out. finish: close whatever
-// remains. A second SIGINT skips the drain.
+// Connection: close. drain: passes keep running until no connection is left
+// or the budget (graceful_timeout_ms) runs out. finish: close whatever
+// remains. run() composes them with blocking passes; another loop can step
+// them itself (begin_shutdown(), run_once(0) until drained(), finish()).
+// A second SIGINT skips the drain.
 #pragma once
 
 #include <sys/socket.h>
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/http1/connection.h"
-#include "core/http1/exchange.h"
+#include "core/http1/stream.h"
 #include "core/loop/event_loop.h"
+#include "core/server/dispatcher.h"
 #include "core/server/signals.h"
 
 namespace baton::server {
@@ -25,31 +34,59 @@ struct server_config {
   http1::connection_settings connection;
   int graceful_timeout_ms = 5000;
   int max_accepts_per_wake = 64;
+  size_t max_queued_requests = 1024;  // accepting pauses past this many waiting requests
+  bool handle_signals = true;         // false when the embedding program owns SIGTERM/SIGINT
 };
 
-class server final : private loop::io_handler {
+class server final : private loop::io_handler,
+                     private loop::inbox_handler,
+                     private http1::connection_host,
+                     private http1::stream_owner {
  public:
   // Listener fds are already bound and listening; the server makes them
   // non-blocking and closes them when shutdown begins.
-  server(const server_config& config, http1::request_handler& handler, std::vector<int> listeners);
+  server(const server_config& config, std::vector<int> listeners);
   ~server();
   server(const server&) = delete;
   server& operator=(const server&) = delete;
 
   loop::event_loop& event_loop() { return loop_; }
+  void set_dispatcher(baton::server::dispatcher* d) { dispatcher_ = d; }
 
-  // Installs SIGTERM/SIGINT handlers for the duration of run() and restores
-  // the previous ones after. Returns when the drain is over.
+  // Installs SIGTERM/SIGINT/SIGQUIT handlers (unless handle_signals is off)
+  // and starts the stop watchdog; both stay until the server is destroyed,
+  // so they also cover what the caller does after run() (joining threads).
+  // Returns when the drain is over.
   void run();
-  // Thread-safe: asks the loop to begin a graceful shutdown.
-  void request_shutdown();
+  // The pieces run() is made of, for a caller that drives the loop itself.
+  void start();
+  void begin_shutdown();
+  bool drained() const { return loop_.stopped() || (shutting_down_ && busy_connections() == 0); }
+  void finish();
+
+  // Thread-safe: asks the loop to begin a graceful shutdown (or, with
+  // `immediate`, to close everything at once).
+  void request_shutdown(bool immediate = false);
   bool stopped_by_signal() const { return signal_count_ > 0; }
+  bool shutting_down() const { return shutting_down_; }
+
+  // For an app side running on the loop thread that must wait for its
+  // stream (a body still arriving, a socket that is full): lets the
+  // connection see the stream's news, then runs one pass of the loop, which
+  // serves every other connection meanwhile. Dispatches nothing new: the
+  // inline dispatcher is busy, so new requests queue.
+  void run_nested_pass(http1::stream* s);
+
+  // Counters for tests and probes.
+  size_t live_connections() const { return live_count_; }
+  size_t queued_requests() const { return fifo_length_; }
 
  private:
   struct listener_watch final : loop::io_handler, loop::timer_handler {
     server* owner = nullptr;
     int fd = -1;
-    bool paused = false;
+    bool paused = false;  // not watched: out of descriptors, or too many queued requests
+    loop::timer retry{this};
     void on_io(uint32_t events) override;
     void on_timer() override;
   };
@@ -57,26 +94,68 @@ class server final : private loop::io_handler {
     server* owner = nullptr;
     void on_timer() override;
   };
+  struct idle_trim final : loop::timer_handler {
+    server* owner = nullptr;
+    void on_timer() override;
+  };
 
   void on_io(uint32_t events) override;  // the loop's wake
+  void on_notices(handoff::notice_link* list) override;
+  http1::stream* new_stream() override;
+  void submit(http1::stream* s) override;
+  void connection_closed(http1::connection* c, bool was_lingering) override;
+  void connection_lingering(http1::connection* c) override;
+  // Connections a drain waits for: those not merely lingering.
+  size_t busy_connections() const { return live_count_ - lingering_count_; }
+  void stream_news(http1::stream* s) override;
+  void recycle(http1::stream* s) override;
+
   void accept_from(listener_watch& l);
-  void begin_shutdown();
+  void pause_accepting();
+  void resume_accepting();
+  bool start_or_queue(http1::stream* s, bool front);
+  void enqueue(http1::stream* s, bool front);
+  void pump_queue();
+  void app_finished(http1::stream* s);
   void close_all();
   void reap();
-  static void on_connection_closed(void* owner, http1::connection* c);
 
+ public:
+  // Between top-level passes (run() calls it; so must a caller that steps
+  // the loop itself).
+  void after_pass();
+
+ private:
   server_config config_;
   loop::event_loop loop_;
+  std::atomic<bool> draining_{false};
+  http1::receive_buffer shared_input_;
+  std::vector<http1::header> header_scratch_;
   http1::connection_context context_;
+  baton::server::dispatcher* dispatcher_ = nullptr;
   std::vector<listener_watch> listeners_;
+  bool accept_paused_for_queue_ = false;
   drain_deadline drain_deadline_;
+  loop::timer drain_timer_{&drain_deadline_};
+  idle_trim idle_trim_;
+  loop::timer trim_timer_{&idle_trim_};
   http1::connection* live_ = nullptr;  // intrusive list of open connections
   std::vector<http1::connection*> closed_;
   size_t live_count_ = 0;
-  loop_signals* signals_ = nullptr;
-  std::atomic<bool> shutdown_requested_{false};
+  size_t lingering_count_ = 0;
+  // Streams waiting for a runner, oldest first (linked through fifo_next).
+  http1::stream* fifo_head_ = nullptr;
+  http1::stream* fifo_tail_ = nullptr;
+  size_t fifo_length_ = 0;
+  bool pumping_ = false;
+  std::vector<http1::stream*> free_streams_;
+  size_t streams_allocated_ = 0;
+  std::unique_ptr<loop_signals> signals_;
+  std::unique_ptr<stop_watchdog> watchdog_;
+  std::atomic<int> shutdown_requested_{0};  // 1 graceful, 2 immediate
   bool shutting_down_ = false;
   int signal_count_ = 0;
+  int nested_depth_ = 0;
 };
 
 }  // namespace baton::server

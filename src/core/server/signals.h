@@ -1,12 +1,23 @@
-// SIGTERM / SIGINT / SIGQUIT turned into loop wakes. The handlers only
-// bump counters and write to an eventfd, which is async-signal-safe.
+// SIGTERM / SIGINT / SIGQUIT turned into loop wakes, and a watchdog that
+// ends the process when a stop cannot finish.
+//
+// The handlers only bump counters and write to eventfds, which is
+// async-signal-safe. The loop does the real work on its next pass. The
+// watchdog is the backstop for when the loop cannot get there: an app that
+// hangs on the loop thread (inline) or on a pool thread the stop must join.
 #pragma once
+
+#include <atomic>
+#include <thread>
 
 namespace baton::server {
 
 class loop_signals {
  public:
-  explicit loop_signals(int wake_fd);  // installs the handlers
+  // Installs the handlers. A stop signal sets `stopping` at once (so a
+  // response being built on any thread already says Connection: close) and
+  // wakes the loop through `wake_fd`.
+  loop_signals(int wake_fd, std::atomic<bool>* stopping);
   ~loop_signals();                     // restores the previous ones
   loop_signals(const loop_signals&) = delete;
   loop_signals& operator=(const loop_signals&) = delete;
@@ -18,8 +29,33 @@ class loop_signals {
   };
   counts take();
   // True once a stop signal has arrived and not yet been taken. Cheap: two
-  // relaxed loads, so a response being built can ask it.
+  // relaxed loads.
   static bool pending();
+};
+
+// Runs beside the loop while the server runs. Once a stop is asked for (a
+// signal, or stop_requested()), it allows the graceful budget plus a margin;
+// a second SIGINT allows a short grace. Past either, it logs and ends the
+// process with _exit(0): a hung view must not keep a stopped server alive.
+// Destroying it (the server finished normally) ends the thread.
+class stop_watchdog {
+ public:
+  stop_watchdog(int graceful_ms, int margin_ms);
+  ~stop_watchdog();
+  stop_watchdog(const stop_watchdog&) = delete;
+  stop_watchdog& operator=(const stop_watchdog&) = delete;
+  // A stop requested without a signal (the embedding program's own
+  // handler): starts the budget as a signal would. Thread-safe.
+  void stop_requested(bool immediate);
+
+ private:
+  void watch();
+  int fd_ = -1;
+  int graceful_ms_;
+  int margin_ms_;
+  std::atomic<bool> done_{false};
+  std::atomic<int> requested_{0};  // 1 graceful, 2 immediate
+  std::thread thread_;
 };
 
 }  // namespace baton::server

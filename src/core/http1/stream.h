@@ -1,0 +1,276 @@
+// A stream is one request in flight: the request head (an owned copy), its
+// body as it arrives, and the response the application produces. It is the
+// boundary between the loop, which owns the connection and its socket, and
+// the app side, which runs the application: the loop thread itself (inline),
+// a pool thread, or an asyncio thread.
+//
+// Threads. Methods under "app side" are called by one app-side thread at a
+// time; those under "loop side" only on the loop thread. The two sides meet
+// in a few fields guarded by a mutex (the published output and the body
+// bytes in transit) and in one atomic word of flags. Neither side ever
+// waits for the other inside a stream method: every app-side call that
+// cannot complete returns `pending`, and the app waits through its own
+// waker, which the loop calls when something changes.
+//
+// Lifetime. A stream is reference counted. The connection holds one
+// reference while the stream is its current request; the app side holds one
+// from dispatch until app_done(); a news notice sitting in the loop's inbox
+// holds one. app_done() does not drop the app side's reference: it posts it
+// to the loop inside a "done" notice (or, for a directly-run stream, leaves
+// it to the dispatcher on the loop thread), and touches the stream no more.
+// So every release happens on the loop thread, which recycles the stream
+// for a later request: nothing of the old request survives reset_for().
+//
+// Flow control. Request body bytes are buffered ahead of the app up to a
+// window (the loop stops reading the socket past it and resumes when the app
+// has consumed half); response bytes are accepted while fewer than a window's
+// worth are queued and unsent, and try_send returns `pending` past it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string_view>
+#include <vector>
+
+#include "core/handoff/notice_queue.h"
+#include "core/http1/parser.h"
+#include "core/net/output_queue.h"
+#include "core/util/byte_buffer.h"
+
+namespace baton::loop {
+class event_loop;
+}
+
+namespace baton::http1 {
+
+class connection;
+class stream;
+
+struct peer_info {
+  std::string_view address;  // textual IP, or "" for a Unix socket
+  uint16_t port = 0;
+};
+
+// Settings shared by every stream of a server; read-only once serving.
+struct stream_settings {
+  size_t body_window = 256 * 1024;   // request body bytes buffered ahead of the app
+  size_t output_window = 1u << 20;   // response bytes queued and not yet written
+  const std::atomic<bool>* stopping = nullptr;  // a graceful stop has begun: say close
+};
+
+// Called by the loop when a stream has news for the app side (body bytes,
+// output credit, cancellation). Any thread may be the caller's; wake() must
+// be cheap and must not block.
+class app_waker {
+ public:
+  virtual void wake() = 0;
+
+ protected:
+  ~app_waker() = default;
+};
+
+// The loop side's owner of streams (the server).
+class stream_owner {
+ public:
+  // Loop thread: the app side of a directly-run stream (inline) has news.
+  virtual void stream_news(stream* s) = 0;
+  // Loop thread: the last reference to `s` is gone.
+  virtual void recycle(stream* s) = 0;
+
+ protected:
+  ~stream_owner() = default;
+};
+
+// The notice app_done() posts; it carries the app side's reference.
+struct stream_done_notice : handoff::notice_link {
+  stream* owner = nullptr;
+};
+
+class stream final : public handoff::notice_link {
+ public:
+  stream(stream_owner& owner, loop::event_loop& loop, const stream_settings& settings);
+  ~stream();
+  stream(const stream&) = delete;
+  stream& operator=(const stream&) = delete;
+
+  void add_ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
+  // The last release must happen on the loop thread (see Lifetime above).
+  void release();
+
+  // ---------------------------------------------------------------- app side
+  const request& head() const { return head_; }
+  peer_info peer() const { return {std::string_view(peer_address_, peer_address_length_), peer_port_}; }
+
+  enum class read_status : uint8_t { data, pending, end, error };
+  // `data`: `out` holds at least one byte, valid until the next try_read or
+  // consume. `pending`: nothing yet; the waker will be called. `error`: see
+  // body_error_status(). The first `pending` of a request that sent
+  // Expect: 100-continue asks the loop to send 100 Continue.
+  read_status try_read(std::string_view& out);
+  void consume(size_t n);
+  // 400 (malformed or incomplete), 408 (body timeout), 413 (too large), or 0
+  // when the client is gone.
+  int body_error_status() const { return body_error_status_.load(std::memory_order_acquire); }
+
+  // The response. begin_response() may be called again until the head is
+  // committed (WSGI's exc_info); it discards the fields added so far.
+  void begin_response(int status_code, std::string_view status_line);
+  // False when the field is invalid (not a token name, CR/LF/NUL/CTL in the
+  // value, a malformed or conflicting Content-Length); nothing is added then.
+  bool add_header(std::string_view name, std::string_view value);
+  bool has_content_length() const { return response_length_ >= 0; }
+  bool response_committed() const { return committed_; }
+  int response_status() const { return response_status_; }
+
+  enum class send_status : uint8_t { accepted, pending, gone };
+  // Queues body bytes (committing the head first). `pending`: nothing was
+  // taken, the output window is full; wait for the waker and try again.
+  // `gone`: the client left or the response already ended; stop producing.
+  send_status try_send(const char* data, size_t length);
+  // Queues `length` bytes of `fd` from `offset`; always takes fd (closing it
+  // when the stream is gone). Files cost no memory, so no window applies.
+  send_status send_file(int fd, off_t offset, uint64_t length);
+  // Hands queued output to the loop now (a streamed body piece).
+  void flush();
+  // The body is complete (adds the last chunk when chunked).
+  void finish();
+  // The application failed: a `status` answer if nothing was committed,
+  // otherwise the connection is closed so the client sees it incomplete.
+  void fail(int status = 500);
+  bool finished() const { return finished_; }
+  bool cancelled() const { return (state_.load(std::memory_order_acquire) & k_cancelled) != 0; }
+  // True when the output window has room again (or the stream is gone).
+  bool output_ready() const;
+
+  void set_waker(app_waker* waker) { waker_.store(waker, std::memory_order_release); }
+  // The app side is done with the stream: publishes what is left, unhooks
+  // the waker and hands the app side's reference to the loop. The caller
+  // must not touch the stream afterwards.
+  void app_done();
+  // The app side's reference, taken at dispatch.
+  void attach_app() { add_ref(); }
+
+  // --------------------------------------------------------------- loop side
+  // Makes the stream the request whose head is raw[0, parsed.head_length):
+  // copies those bytes and re-points every view of `parsed` into the copy.
+  void reset_for(const request& parsed, const char* raw, const peer_info& peer);
+  // News goes to the owner directly (the app runs on the loop thread) or
+  // through the loop's inbox (another thread).
+  void set_direct(bool direct) { direct_ = direct; }
+  bool direct() const { return direct_; }
+
+  void deliver_body(const char* data, size_t length);
+  void deliver_body_end();
+  void deliver_body_error(int status);
+  bool body_ended() const { return (state_.load(std::memory_order_acquire) & (k_body_end | k_body_error)) != 0; }
+  // Unconsumed body bytes anywhere in the stream.
+  size_t body_buffered() const { return in_buffered_.load(std::memory_order_acquire); }
+  // Loop: reading stops because the window is full. Returns false (and
+  // reading may continue) when the app consumed enough meanwhile.
+  bool pause_reading();
+  bool reading_paused() const { return (state_.load(std::memory_order_acquire) & k_read_paused) != 0; }
+
+  // Moves the output the app published into `dest`. Returns the bytes moved.
+  uint64_t take_output(net::output_queue& dest);
+  // The bytes the connection still holds unsent for this stream; wakes an
+  // app waiting for output credit when they fall under half the window.
+  void set_backlog(uint64_t bytes);
+  // True once (and clears it) when the app asked for the body of an
+  // Expect: 100-continue request.
+  bool take_continue_request();
+  bool app_is_done() const { return (state_.load(std::memory_order_acquire) & k_app_done) != 0; }
+  // Whether the response head asked to close the connection after it.
+  bool close_after() const { return close_after_.load(std::memory_order_acquire); }
+  // The client is gone: the app side's reads fail, its writes return gone,
+  // and its waker is called.
+  void cancel();
+  // Taken from the inbox: clears the queued mark (before looking at the
+  // stream, so news posted from now on posts again).
+  void clear_queued() { state_.fetch_and(~k_queued, std::memory_order_acq_rel); }
+  // True once (and clears it) when the app asked for output to go out now.
+  bool take_flush_request() {
+    return (state_.fetch_and(~k_flush, std::memory_order_acq_rel) & k_flush) != 0;
+  }
+  // The inbox delivers a stream's news as the stream itself (kind 0) and its
+  // done notice with kind k_done_notice.
+  static constexpr uint8_t k_done_notice = 1;
+  static stream* from_notice(handoff::notice_link* link, bool& done) {
+    done = link->notice_kind == k_done_notice;
+    return done ? static_cast<stream_done_notice*>(link)->owner : static_cast<stream*>(link);
+  }
+
+  // Loop-only links.
+  connection* conn = nullptr;
+  stream* fifo_next = nullptr;  // the server's queue of streams waiting for a thread
+  int worker = -1;              // which pool thread runs it, -1 for none
+  uint64_t generation = 0;      // bumped by reset_for(): which request this is
+
+ private:
+  static constexpr uint32_t k_cancelled = 1u << 0;
+  static constexpr uint32_t k_body_end = 1u << 1;
+  static constexpr uint32_t k_body_error = 1u << 2;
+  static constexpr uint32_t k_app_done = 1u << 3;
+  static constexpr uint32_t k_queued = 1u << 4;
+  static constexpr uint32_t k_read_paused = 1u << 5;
+  static constexpr uint32_t k_wants_continue = 1u << 6;
+  static constexpr uint32_t k_wants_credit = 1u << 7;
+  static constexpr uint32_t k_flush = 1u << 8;
+
+  void wake_app();
+  // Tells the loop the stream has news. Direct streams tell the owner only
+  // when `urgent` (the inline dispatcher looks at the stream after the app
+  // returns anyway).
+  void notify_loop(bool urgent);
+  void publish();
+  void commit(bool body_is_empty);
+  bool refuse_after_finish();
+
+  stream_owner& owner_;
+  loop::event_loop& loop_;
+  const stream_settings& settings_;
+  std::atomic<int> refs_{0};
+  std::atomic<uint32_t> state_{0};
+  std::atomic<app_waker*> waker_{nullptr};
+  bool direct_ = false;
+
+  // The head: a copy of the raw bytes, and views into it.
+  byte_buffer head_bytes_;
+  std::vector<header> headers_;
+  request head_;
+  char peer_address_[48] = {};
+  size_t peer_address_length_ = 0;
+  uint16_t peer_port_ = 0;
+
+  // Body in transit: the loop appends to shared_in_; the app swaps it with
+  // its own app_in_ when that runs dry.
+  std::mutex lock_;
+  byte_buffer shared_in_;     // guarded by lock_
+  net::output_queue shared_out_;  // guarded by lock_
+  byte_buffer app_in_;        // app side only
+  std::atomic<size_t> in_buffered_{0};
+  std::atomic<int> body_error_status_{0};  // written before k_body_error is set
+  bool continue_asked_ = false;  // app side
+
+  // Output: built by the app in app_out_, published to shared_out_.
+  net::output_queue app_out_;
+  std::atomic<uint64_t> published_{0};  // bytes in shared_out_
+  std::atomic<uint64_t> backlog_{0};    // bytes the connection holds unsent
+  std::atomic<bool> close_after_{false};
+  stream_done_notice done_notice_;
+
+  // The response as the app builds it (app side only).
+  byte_buffer response_head_;
+  int response_status_ = 0;
+  int64_t response_length_ = -1;  // the app's Content-Length, -1 if none
+  uint64_t response_sent_ = 0;
+  bool response_chunked_ = false;
+  bool response_no_body_ = false;
+  bool committed_ = false;
+  bool finished_ = false;
+  bool app_wants_close_ = false;
+};
+
+}  // namespace baton::http1

@@ -1,0 +1,59 @@
+// How requests reach the application: the server hands each stream to a
+// dispatcher, which runs its app side now (inline), on another thread (the
+// pool, asyncio), or declines because every runner is busy (the server then
+// queues the stream and offers it again when one is free).
+#pragma once
+
+#include "core/http1/stream.h"
+
+namespace baton::server {
+
+// Produces a response for one stream, on whatever thread calls it. It must
+// leave the stream finished (finish() or fail()); it never calls app_done(),
+// which belongs to whoever ran it.
+class request_handler {
+ public:
+  virtual void handle(http1::stream& s) = 0;
+
+ protected:
+  ~request_handler() = default;
+};
+
+class dispatcher {
+ public:
+  // Loop thread. Takes the stream (and the app-side reference the server
+  // attached) if a runner is free and returns true; false leaves it with the
+  // server. A stream run directly on the loop thread (set_direct) has had
+  // app_done() called by the time this returns.
+  virtual bool try_start(http1::stream* s) = 0;
+  // Loop thread: the done notice of a stream this dispatcher started on
+  // another thread has arrived.
+  virtual void finished(http1::stream*) {}
+
+ protected:
+  ~dispatcher() = default;
+};
+
+// Runs the handler on the loop thread, one request at a time: while an app
+// call is in progress (it may run nested loop passes while it waits for a
+// body or a slow client), further requests wait in the server's queue.
+class inline_dispatcher final : public dispatcher {
+ public:
+  explicit inline_dispatcher(request_handler& handler) : handler_(handler) {}
+  bool try_start(http1::stream* s) override {
+    if (busy_) return false;
+    busy_ = true;
+    s->set_direct(true);
+    handler_.handle(*s);
+    s->app_done();
+    busy_ = false;
+    return true;
+  }
+  bool busy() const { return busy_; }
+
+ private:
+  request_handler& handler_;
+  bool busy_ = false;
+};
+
+}  // namespace baton::server
