@@ -20,7 +20,7 @@ BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn python3-waitress pyth
 
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
-.PHONY: all deps bench-deps build serve test unit asan pytest bench lint clean
+.PHONY: all deps bench-deps build serve test unit asan tsan pytest bench lint clean
 
 all: build
 
@@ -65,13 +65,24 @@ asan: build/asan/build.ninja tests/conformance/corpus.txt
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 meson test -C build/asan --print-errorlogs
 	@$(PYTHON) tools/test_summary.py build/asan/meson-logs/testlog.json asan
 
+build/tsan/build.ninja: | .stamp-deps
+	meson setup build/tsan -Dpython=false -Dtests=true --buildtype=debugoptimized \
+		-Db_sanitize=thread -Db_lundef=false
+
+# The core's unit tests under ThreadSanitizer: the rings, the parker, the
+# inbox and the streams crossing between the loop and pool threads.
+tsan: build/tsan/build.ninja tests/conformance/corpus.txt
+	ninja -C build/tsan
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 meson test -C build/tsan --print-errorlogs
+	@$(PYTHON) tools/test_summary.py build/tsan/meson-logs/testlog.json tsan
+
 tests/conformance/corpus.txt: tools/corpus_to_text.py
 	$(PYTHON) tools/corpus_to_text.py $@
 
 pytest: build
 	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench -p no:cacheprovider
 
-test: build unit asan lint pytest
+test: build unit asan tsan lint pytest
 
 bench: build bench-deps
 	$(VENV_PY) bench/run.py --suite $(SUITE) $(BENCH_ARGS)

@@ -12,7 +12,7 @@
 
 #include "bridge/pool.h"
 #include "bridge/py_ref.h"
-#include "bridge/stream_wait.h"
+#include "bridge/loop_wait.h"
 #include "bridge/wsgi.h"
 #include "bridge/wsgi_handler.h"
 #include "core/server/native_hello.h"
@@ -176,11 +176,9 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
       } else {
         // The pool: the loop thread lets go of the GIL once, here, and takes
         // it back once, after; everything it does per request is C++.
-        pool_options pool_config;
-        pool_config.threads = blocking_threads;
-        pool_config.turn_barrier = pool_turn != 0;
-        pool_config.fallback_inline = pool_fallback_inline != 0;
-        worker_pool pool(*wsgi, pool_config);
+        python_pool_hooks hooks(pool_turn != 0 && blocking_threads > 1);
+        attaching_inline_dispatcher fallback(*wsgi);
+        server::thread_pool pool(*wsgi, hooks, blocking_threads, pool_fallback_inline ? &fallback : nullptr);
         s.set_dispatcher(&pool);
         pool.start();
         failure = loop_attached ? run_attached(s, release) : run_detached(s);

@@ -1,108 +1,62 @@
 #include "bridge/pool.h"
 
-#include "core/util/log.h"
-
 namespace baton::bridge {
+namespace {
 
-worker_pool::worker_pool(wsgi_handler& handler, const pool_options& options)
-    : handler_(handler), options_(options), barrier_(options.turn_barrier && options.threads > 1) {
-  for (int i = 0; i < options.threads; ++i) workers_.push_back(std::make_unique<worker>(*this));
-  // LIFO: the thread that went idle last is the likeliest to be still
-  // spinning, and to take the next job without a futex wake.
-  for (int i = options.threads - 1; i >= 0; --i) idle_.push_back(i);
+// Each pool thread's own: its thread state while detached, when it last
+// attached, and how long it then held the GIL.
+struct pool_thread {
+  PyGILState_STATE gil;
+  PyThreadState* detached = nullptr;
+  int64_t held_since = 0;
+  int64_t last_hold = 0;
+  wsgi_thread_state wsgi;
+};
+thread_local pool_thread* this_thread = nullptr;
+
+}  // namespace
+
+void python_pool_hooks::thread_started(int) {
+  this_thread = new pool_thread();
+  this_thread->gil = PyGILState_Ensure();
+  this_thread->held_since = turn_barrier::now_ns();
+  this_thread->wsgi.waiter = server::thread_pool::current_waiter();
+  wsgi_handler::set_thread_state(&this_thread->wsgi);
 }
 
-worker_pool::~worker_pool() {
-  for (auto& w : workers_) {
-    if (w->thread.joinable()) w->thread.detach();  // only after a failed stop: the process is ending
-  }
+void python_pool_hooks::thread_stopping(int) {
+  this_thread->wsgi.clear();
+  wsgi_handler::set_thread_state(nullptr);
+  PyGILState_Release(this_thread->gil);
+  delete this_thread;
+  this_thread = nullptr;
 }
 
-void worker_pool::start() {
-  for (auto& w : workers_) {
-    worker* self = w.get();
-    // The thread needs the GIL to attach; it gets it once this one lets go.
-    self->thread = std::thread([self] { self->run(); });
-  }
+void python_pool_hooks::detach() {
+  int64_t now = turn_barrier::now_ns();
+  this_thread->last_hold = now - this_thread->held_since;
+  this_thread->detached = PyEval_SaveThread();
 }
 
-void worker_pool::stop_and_join() {
-  stopping_.store(true, std::memory_order_release);
-  for (auto& w : workers_) w->parker.notify();
-  for (auto& w : workers_) {
-    if (w->thread.joinable()) w->thread.join();
-  }
+void python_pool_hooks::attach() {
+  barrier_.yield_turn_if_due(this_thread->last_hold);
+  barrier_.attach(this_thread->detached);
+  this_thread->detached = nullptr;
+  this_thread->held_since = turn_barrier::now_ns();
 }
 
-bool worker_pool::try_start(http1::stream* s) {
-  if (idle_.empty()) {
-    if (!options_.fallback_inline || inline_busy_) return false;
-    run_inline(s);
-    return true;
-  }
-  int index = idle_.back();
-  idle_.pop_back();
-  s->worker = index;
-  worker& w = *workers_[static_cast<size_t>(index)];
-  // The worker had no job, so its ring has room.
-  bool pushed = w.jobs.try_push(s);
-  (void)pushed;
-  w.parker.notify();
-  return true;
-}
+bool python_pool_hooks::hand_over_due() { return barrier_.due(turn_barrier::now_ns() - this_thread->held_since); }
 
-void worker_pool::finished(http1::stream* s) {
-  if (s->worker >= 0) idle_.push_back(s->worker);
-}
-
-// The predecessor's fallback, kept as an A/B arm: with every thread busy,
-// the loop thread runs the request itself, attaching for the call.
-void worker_pool::run_inline(http1::stream* s) {
-  inline_busy_ = true;
+bool attaching_inline_dispatcher::try_start(http1::stream* s) {
+  if (busy_) return false;
+  busy_ = true;
   s->set_direct(true);
   PyGILState_STATE gil = PyGILState_Ensure();
   handler_.handle(*s);
   s->app_done();
   PyGILState_Release(gil);
-  inline_busy_ = false;
-}
-
-// Waits for the stream's news with the GIL released; the re-attach goes
-// through the turn barrier like any other.
-void worker_pool::worker::wait(http1::stream&, uint64_t token) {
-  PyThreadState* state = PyEval_SaveThread();
-  parker.wait(token);
-  owner.barrier_.attach(state);
-}
-
-void worker_pool::worker::run() {
-  PyGILState_STATE gil = PyGILState_Ensure();
-  state.waiter = this;
-  wsgi_handler::set_thread_state(&state);
-  int64_t held_since = turn_barrier::now_ns();
-  turn_barrier& barrier = owner.barrier_;
-  while (true) {
-    http1::stream* s = jobs.try_pop();
-    if (s == nullptr || barrier.due(turn_barrier::now_ns() - held_since)) {
-      int64_t held = turn_barrier::now_ns() - held_since;
-      PyThreadState* thread_state = PyEval_SaveThread();
-      if (s == nullptr) {
-        handoff::park_until(parker, [&] {
-          return (s = jobs.try_pop()) != nullptr || owner.stopping_.load(std::memory_order_acquire);
-        });
-      }
-      barrier.yield_turn_if_due(held);
-      barrier.attach(thread_state);
-      held_since = turn_barrier::now_ns();
-      if (s == nullptr) break;  // stopping, and nothing left to run
-    }
-    s->set_waker(this);
-    if (!s->cancelled()) owner.handler_.handle(*s);
-    s->app_done();  // the stream is the loop's again: do not touch it after this
-  }
-  state.clear();
-  wsgi_handler::set_thread_state(nullptr);
-  PyGILState_Release(gil);
+  busy_ = false;
+  return true;
 }
 
 }  // namespace baton::bridge

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "bridge/py_ref.h"
-#include "bridge/stream_wait.h"
 #include "core/http1/stream.h"
+#include "core/server/stream_wait.h"
 
 namespace baton::bridge {
 
@@ -15,7 +15,7 @@ namespace baton::bridge {
 // the app kept past the request raises instead of touching freed memory.
 struct wsgi_call {
   http1::stream* s = nullptr;
-  stream_waiter* waiter = nullptr;
+  server::stream_waiter* waiter = nullptr;
   uint64_t body_consumed = 0;  // bytes the app has read
   py_ref status;   // str, from start_response
   py_ref headers;  // list of (str, str), from start_response

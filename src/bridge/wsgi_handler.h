@@ -8,9 +8,9 @@
 #include <unordered_map>
 
 #include "bridge/py_ref.h"
-#include "bridge/stream_wait.h"
 #include "bridge/wsgi.h"
 #include "core/server/dispatcher.h"
+#include "core/server/stream_wait.h"
 
 namespace baton::bridge {
 
@@ -31,7 +31,7 @@ struct wsgi_options {
 struct wsgi_thread_state {
   py_ref input;
   py_ref start_response;
-  stream_waiter* waiter = nullptr;
+  server::stream_waiter* waiter = nullptr;
   void clear() {
     input.reset();
     start_response.reset();
@@ -47,7 +47,7 @@ class wsgi_handler final : public server::request_handler {
   void handle(http1::stream& s) override;
 
   // The waiter for streams run on the loop thread (inline).
-  void set_inline_waiter(stream_waiter* waiter) { loop_thread_.waiter = waiter; }
+  void set_inline_waiter(server::stream_waiter* waiter) { loop_thread_.waiter = waiter; }
   // Pool threads register their own state for the calls they make.
   static void set_thread_state(wsgi_thread_state* state);
   // GIL held: drops the loop thread's cached objects.

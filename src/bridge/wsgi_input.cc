@@ -52,7 +52,7 @@ bool parse_size(PyObject* const* args, Py_ssize_t nargs, Py_ssize_t& size) {
 // The next run of body bytes, waiting for one if need be.
 read_status next_run(wsgi_call* call, std::string_view& view) {
   read_status state = read_status::pending;
-  wait_until(*call->waiter, *call->s, [&] {
+  server::wait_until(*call->waiter, *call->s, [&] {
     state = call->s->try_read(view);
     return state != read_status::pending;
   });

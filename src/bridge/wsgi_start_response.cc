@@ -234,7 +234,7 @@ bool wsgi_prepare_head(wsgi_call& call) {
 
 bool wsgi_send(wsgi_call& call, const char* data, size_t length) {
   http1::stream::send_status state = http1::stream::send_status::pending;
-  wait_until(*call.waiter, *call.s, [&] {
+  server::wait_until(*call.waiter, *call.s, [&] {
     state = call.s->try_send(data, length);
     return state != http1::stream::send_status::pending;
   });

@@ -21,7 +21,7 @@ constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
 }  // namespace
 
 connection::connection(connection_context& context, int fd, const sockaddr_storage& peer)
-    : context_(context), fd_(fd) {
+    : context_(context), socket_(fd), io_(&socket_) {
   if (peer.ss_family == AF_INET) {
     auto* a = reinterpret_cast<const sockaddr_in*>(&peer);
     inet_ntop(AF_INET, &a->sin_addr, peer_text_, sizeof peer_text_);
@@ -34,6 +34,19 @@ connection::connection(connection_context& context, int fd, const sockaddr_stora
   peer_text_length_ = static_cast<uint8_t>(strnlen(peer_text_, sizeof peer_text_));
 }
 
+connection::connection(connection_context& context, net::transport& io, const peer_info& peer)
+    : context_(context), socket_(-1), io_(&io) {
+  set_peer(peer);
+}
+
+void connection::set_peer(const peer_info& peer) {
+  size_t n = peer.address.size() < sizeof peer_text_ - 1 ? peer.address.size() : sizeof peer_text_ - 1;
+  std::memcpy(peer_text_, peer.address.data(), n);
+  peer_text_[n] = '\0';
+  peer_text_length_ = static_cast<uint8_t>(n);
+  peer_port_ = peer.port;
+}
+
 connection::~connection() {
   if (state_ != state::closed) close_now();
 }
@@ -41,7 +54,7 @@ connection::~connection() {
 void connection::start() {
   head_started_ms_ = context_.loop.now_ms();
   interest_ = loop::event_loop::readable;
-  context_.loop.add(fd_, interest_, this);
+  if (io_->fd() >= 0) context_.loop.add(io_->fd(), interest_, this);
   update_timer();
 }
 
@@ -67,7 +80,7 @@ void connection::on_io(uint32_t events) {
 void connection::on_readable() {
   if (state_ == state::lingering) {
     char discard[4096];
-    ssize_t n = ::recv(fd_, discard, sizeof discard, 0);
+    ssize_t n = io_->receive(discard, sizeof discard);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) close_now();
     return;
   }
@@ -82,7 +95,7 @@ void connection::on_readable() {
   }
   size_t want = use_shared ? shared_read_size : own_read_size;
   char* p = input.prepare(want);
-  ssize_t n = ::recv(fd_, p, input.writable(), 0);
+  ssize_t n = io_->receive(p, input.writable());
   if (n > 0) {
     if (state_ == state::reading && in_.empty() && current_ == nullptr) head_started_ms_ = context_.loop.now_ms();
     input.commit(static_cast<size_t>(n));
@@ -371,7 +384,7 @@ void connection::reject(int status, const char* reason) {
 void connection::flush_output() {
   if (state_ == state::closed) return;
   if (!out_.empty()) {
-    switch (out_.flush(fd_)) {
+    switch (out_.flush(*io_)) {
       case net::output_queue::flush_result::failed:
         close_now();
         return;
@@ -408,7 +421,7 @@ void connection::start_lingering() {
     close_now();
     return;
   }
-  ::shutdown(fd_, SHUT_WR);
+  io_->shutdown_write();
   state_ = state::lingering;
   linger_started_ms_ = context_.loop.now_ms();
   in_ = byte_buffer();
@@ -447,7 +460,7 @@ void connection::update_interest() {
   if (eof_ && state_ != state::lingering) read = false;
   uint32_t want = (read ? loop::event_loop::readable : 0u) | (write_blocked_ ? loop::event_loop::writable : 0u);
   if (want != interest_) {
-    context_.loop.modify(fd_, want, this);
+    if (io_->fd() >= 0) context_.loop.modify(io_->fd(), want, this);
     interest_ = want;
   }
 }
@@ -532,8 +545,8 @@ void connection::close_now() {
   bool was_lingering = state_ == state::lingering;
   state_ = state::closed;
   context_.loop.disarm(timer_);
-  context_.loop.remove(fd_);
-  ::close(fd_);
+  if (io_->fd() >= 0) context_.loop.remove(io_->fd());
+  io_->close();
   out_.release_memory();
   in_ = byte_buffer();
   if (current_ != nullptr) {

@@ -36,6 +36,7 @@
 #include "core/http1/stream.h"
 #include "core/loop/event_loop.h"
 #include "core/net/output_queue.h"
+#include "core/net/transport.h"
 #include "core/util/byte_buffer.h"
 
 namespace baton::http1 {
@@ -93,7 +94,10 @@ struct connection_context {
 
 class connection final : public loop::io_handler, public loop::timer_handler {
  public:
+  // Takes the socket `fd` (non-blocking) and closes it when done.
   connection(connection_context& context, int fd, const sockaddr_storage& peer);
+  // Runs over `io` instead of a socket of its own (tests); `io` must outlive it.
+  connection(connection_context& context, net::transport& io, const peer_info& peer);
   ~connection();
   connection(const connection&) = delete;
   connection& operator=(const connection&) = delete;
@@ -114,6 +118,8 @@ class connection final : public loop::io_handler, public loop::timer_handler {
   void close_now();
   bool closed() const { return state_ == state::closed; }
   bool lingering() const { return state_ == state::lingering; }
+  // The epoll events the connection asks for now (tests and probes).
+  uint32_t interest() const { return interest_; }
   peer_info peer() const { return {std::string_view(peer_text_, peer_text_length_), peer_port_}; }
 
   // Intrusive list links, owned by the server's registry.
@@ -148,8 +154,11 @@ class connection final : public loop::io_handler, public loop::timer_handler {
 
  private:
 
+  void set_peer(const peer_info& peer);
+
   connection_context& context_;
-  int fd_;
+  net::socket_transport socket_;
+  net::transport* io_;
   state state_ = state::reading;
   uint32_t interest_ = 0;  // the epoll mask registered now
   byte_buffer in_;         // bytes that must wait: a partial head, pipelined requests

@@ -1,7 +1,5 @@
 #include "core/net/output_queue.h"
 
-#include <sys/sendfile.h>
-#include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -114,13 +112,13 @@ void output_queue::release_memory() {
   first_ = 0;
 }
 
-output_queue::flush_result output_queue::flush(int socket_fd) {
+output_queue::flush_result output_queue::flush(transport& out) {
   while (first_ < segments_.size()) {
     segment& front = segments_[first_];
     if (front.fd >= 0) {
       while (front.remaining > 0) {
         size_t chunk = front.remaining > (1u << 20) ? (1u << 20) : static_cast<size_t>(front.remaining);
-        ssize_t n = ::sendfile(socket_fd, front.fd, &front.offset, chunk);
+        ssize_t n = out.send_file(front.fd, &front.offset, chunk);
         if (n > 0) {
           front.remaining -= static_cast<uint64_t>(n);
           continue;
@@ -150,10 +148,7 @@ output_queue::flush_result output_queue::flush(int socket_fd) {
       }
       continue;
     }
-    msghdr msg{};
-    msg.msg_iov = iov;
-    msg.msg_iovlen = count;
-    ssize_t n = ::sendmsg(socket_fd, &msg, MSG_NOSIGNAL);
+    ssize_t n = out.send_gather(iov, count);
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) return flush_result::blocked;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/net/transport.h"
 #include "core/util/byte_buffer.h"
 
 namespace baton::net {
@@ -41,8 +42,12 @@ class output_queue {
   uint64_t buffered_bytes() const;
 
   enum class flush_result { done, blocked, failed };
-  // Writes until everything is sent, the socket would block, or it fails.
-  flush_result flush(int socket_fd);
+  // Writes until everything is sent, the transport would block, or it fails.
+  flush_result flush(transport& out);
+  flush_result flush(int socket_fd) {
+    socket_transport out(socket_fd);
+    return flush(out);
+  }
   // Drops everything queued, closing queued file descriptors.
   void clear();
   // clear(), and frees the storage too.

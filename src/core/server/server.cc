@@ -35,6 +35,9 @@ server::server(const server_config& config, std::vector<int> listeners)
   }
   drain_deadline_.owner = this;
   idle_trim_.owner = this;
+  // Made here, not in run(), so request_shutdown() from another thread
+  // never races its creation.
+  watchdog_ = std::make_unique<stop_watchdog>(config_.graceful_timeout_ms, 1000);
   loop_.set_wake_handler(this);
   loop_.set_inbox_handler(this);
 }
@@ -72,7 +75,6 @@ void server::run() {
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore, nullptr);
   if (config_.handle_signals) signals_ = std::make_unique<loop_signals>(loop_.wake_fd(), &draining_);
-  watchdog_ = std::make_unique<stop_watchdog>(config_.graceful_timeout_ms, 1000);
   start();
   while (!loop_.stopped()) {
     loop_.run_once(-1);
@@ -251,6 +253,7 @@ void server::enqueue(http1::stream* s, bool front) {
     fifo_tail_ = s;
   }
   ++fifo_length_;
+  queued_.store(fifo_length_, std::memory_order_relaxed);
   if (fifo_length_ >= config_.max_queued_requests) pause_accepting();
 }
 
@@ -265,6 +268,7 @@ void server::pump_queue() {
     if (fifo_head_ == nullptr) fifo_tail_ = nullptr;
     s->fifo_next = nullptr;
     --fifo_length_;
+    queued_.store(fifo_length_, std::memory_order_relaxed);
     if (s->cancelled()) {
       s->release();  // the app side's reference: it never ran
       continue;
@@ -385,6 +389,7 @@ void server::close_all() {
   }
   fifo_tail_ = nullptr;
   fifo_length_ = 0;
+  queued_.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace baton::server

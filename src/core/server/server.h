@@ -53,10 +53,10 @@ class server final : private loop::io_handler,
   loop::event_loop& event_loop() { return loop_; }
   void set_dispatcher(baton::server::dispatcher* d) { dispatcher_ = d; }
 
-  // Installs SIGTERM/SIGINT/SIGQUIT handlers (unless handle_signals is off)
-  // and starts the stop watchdog; both stay until the server is destroyed,
-  // so they also cover what the caller does after run() (joining threads).
-  // Returns when the drain is over.
+  // Installs SIGTERM/SIGINT/SIGQUIT handlers (unless handle_signals is off);
+  // they, and the stop watchdog, stay until the server is destroyed, so they
+  // also cover what the caller does after run() (joining threads). Returns
+  // when the drain is over.
   void run();
   // The pieces run() is made of, for a caller that drives the loop itself.
   void start();
@@ -77,9 +77,9 @@ class server final : private loop::io_handler,
   // inline dispatcher is busy, so new requests queue.
   void run_nested_pass(http1::stream* s);
 
-  // Counters for tests and probes.
+  // Counters for tests and probes (queued_requests() from any thread).
   size_t live_connections() const { return live_count_; }
-  size_t queued_requests() const { return fifo_length_; }
+  size_t queued_requests() const { return queued_.load(std::memory_order_relaxed); }
 
  private:
   struct listener_watch final : loop::io_handler, loop::timer_handler {
@@ -147,6 +147,7 @@ class server final : private loop::io_handler,
   http1::stream* fifo_head_ = nullptr;
   http1::stream* fifo_tail_ = nullptr;
   size_t fifo_length_ = 0;
+  std::atomic<size_t> queued_{0};  // fifo_length_, readable from other threads
   bool pumping_ = false;
   std::vector<http1::stream*> free_streams_;
   size_t streams_allocated_ = 0;

@@ -1,0 +1,44 @@
+// The socket operations a connection performs, behind a small interface so
+// a connection can run with no socket at all (the unit tests drive one
+// through an in-memory transport). The production transport is a thin
+// wrapper of a non-blocking socket; each call is one syscall.
+#pragma once
+
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+namespace baton::net {
+
+class transport {
+ public:
+  // As recv(2): bytes read, 0 at end of input, -1 with errno (EAGAIN: none yet).
+  virtual ssize_t receive(char* buffer, size_t length) = 0;
+  // As sendmsg(2) with MSG_NOSIGNAL over `count` buffers.
+  virtual ssize_t send_gather(const iovec* buffers, size_t count) = 0;
+  // As sendfile(2): `length` bytes of `file_fd` from *offset, advancing it.
+  virtual ssize_t send_file(int file_fd, off_t* offset, size_t length) = 0;
+  virtual void shutdown_write() = 0;
+  virtual void close() = 0;
+  // The descriptor the event loop watches, or -1 when there is none.
+  virtual int fd() const = 0;
+
+ protected:
+  ~transport() = default;
+};
+
+class socket_transport final : public transport {
+ public:
+  explicit socket_transport(int fd) : fd_(fd) {}
+  ssize_t receive(char* buffer, size_t length) override;
+  ssize_t send_gather(const iovec* buffers, size_t count) override;
+  ssize_t send_file(int file_fd, off_t* offset, size_t length) override;
+  void shutdown_write() override;
+  void close() override;
+  int fd() const override { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace baton::net

@@ -1,0 +1,505 @@
+// Unit tests for the connection state machine and the stream it feeds
+// (src/core/http1/connection.h, stream.h), with no socket: the connection
+// runs over an in-memory transport, and the test plays both the client
+// (bytes in, bytes out) and the application (the streams it is handed).
+#include <gtest/gtest.h>
+
+#include <sys/epoll.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/http1/connection.h"
+#include "core/http1/stream.h"
+#include "core/loop/event_loop.h"
+
+namespace {
+
+namespace h = baton::http1;
+using read_status = h::stream::read_status;
+using send_status = h::stream::send_status;
+
+// The client end, in memory. Input is handed out as the connection asks for
+// it; output is collected, up to a budget after which writes would block.
+struct memory_transport final : baton::net::transport {
+  std::string input;
+  size_t read_pos = 0;
+  bool eof = false;
+  bool reset = false;
+  std::string output;
+  size_t write_budget = SIZE_MAX;
+  bool shut_write = false;
+  bool closed = false;
+
+  ssize_t receive(char* buffer, size_t length) override {
+    if (reset) {
+      errno = ECONNRESET;
+      return -1;
+    }
+    if (read_pos < input.size()) {
+      size_t n = std::min(length, input.size() - read_pos);
+      std::memcpy(buffer, input.data() + read_pos, n);
+      read_pos += n;
+      return static_cast<ssize_t>(n);
+    }
+    if (eof) return 0;
+    errno = EAGAIN;
+    return -1;
+  }
+  ssize_t send_gather(const iovec* buffers, size_t count) override {
+    if (reset) {
+      errno = EPIPE;
+      return -1;
+    }
+    size_t written = 0;
+    for (size_t i = 0; i < count && write_budget > 0; ++i) {
+      size_t n = std::min(buffers[i].iov_len, write_budget);
+      output.append(static_cast<const char*>(buffers[i].iov_base), n);
+      write_budget -= n;
+      written += n;
+    }
+    if (written == 0) {
+      errno = EAGAIN;
+      return -1;
+    }
+    return static_cast<ssize_t>(written);
+  }
+  ssize_t send_file(int, off_t*, size_t) override {
+    errno = EINVAL;
+    return -1;
+  }
+  void shutdown_write() override { shut_write = true; }
+  void close() override { closed = true; }
+  int fd() const override { return -1; }
+
+  // Everything written so far, and forget it.
+  std::string take_output() { return std::exchange(output, std::string()); }
+};
+
+struct counting_waker final : h::app_waker {
+  void wake() override { ++wakes; }
+  int wakes = 0;
+};
+
+// Plays the server: makes streams (recycling them, as the server does) and
+// collects what the connection hands to the application.
+struct test_host final : h::connection_host, h::stream_owner {
+  test_host() : scratch(settings.request_limits.max_headers) {
+    settings.keep_alive_timeout_ms = 60000;
+    settings.header_read_timeout_ms = 60000;
+  }
+
+  baton::loop::event_loop loop;
+  h::connection_settings settings;
+  h::receive_buffer shared;
+  std::vector<h::header> scratch;
+  std::atomic<bool> draining{false};
+  h::connection_context context{loop, settings, *this, shared, scratch.data(), draining};
+  std::vector<std::unique_ptr<h::stream>> owned;
+  std::vector<h::stream*> free_list;
+  std::vector<h::stream*> submitted;
+  int closed_count = 0;
+  int recycled = 0;
+
+  h::stream* new_stream() override {
+    if (!free_list.empty()) {
+      h::stream* s = free_list.back();
+      free_list.pop_back();
+      return s;
+    }
+    owned.push_back(std::make_unique<h::stream>(*this, loop, settings.streams));
+    return owned.back().get();
+  }
+  void submit(h::stream* s) override {
+    s->attach_app();
+    s->set_direct(true);
+    submitted.push_back(s);
+  }
+  void connection_closed(h::connection*, bool) override { ++closed_count; }
+  void connection_lingering(h::connection*) override {}
+  void stream_news(h::stream* s) override {
+    if (s->conn != nullptr) s->conn->on_stream_news(s);
+  }
+  void recycle(h::stream* s) override {
+    ++recycled;
+    free_list.push_back(s);
+  }
+
+  // The app side is done with `s` (as the server does after an inline app).
+  void done(h::stream* s) {
+    s->app_done();
+    if (s->conn != nullptr) s->conn->on_app_done(s);
+    s->release();
+  }
+  // Answers `s` with a fixed body and finishes it.
+  void answer(h::stream* s, std::string_view body) {
+    s->begin_response(200, "200 OK");
+    std::string length = std::to_string(body.size());
+    s->add_header("content-length", length);
+    EXPECT_EQ(s->try_send(body.data(), body.size()), send_status::accepted);
+    s->finish();
+    done(s);
+  }
+};
+
+struct connection_fixture : ::testing::Test {
+  test_host host;
+  memory_transport client;
+  std::unique_ptr<h::connection> conn;
+
+  void open() {
+    conn = std::make_unique<h::connection>(host.context, client, h::peer_info{"192.0.2.7", 40000});
+    conn->start();
+  }
+  // The client sends `bytes`; the connection reads until it would block.
+  void send(std::string_view bytes) {
+    client.input.append(bytes);
+    while (client.read_pos < client.input.size() && !conn->closed() &&
+           (conn->interest() & baton::loop::event_loop::readable) != 0) {
+      conn->on_io(EPOLLIN);
+    }
+  }
+  void send_eof() {
+    client.eof = true;
+    if (!conn->closed()) conn->on_io(EPOLLIN);
+  }
+  h::stream* last() { return host.submitted.empty() ? nullptr : host.submitted.back(); }
+  std::string body_of(h::stream* s) {
+    std::string body;
+    std::string_view view;
+    while (s->try_read(view) == read_status::data) {
+      body.append(view);
+      s->consume(view.size());
+    }
+    return body;
+  }
+};
+
+TEST_F(connection_fixture, ARequestIsHandedToTheAppWithItsHeadCopied) {
+  open();
+  send("GET /path?q=1 HTTP/1.1\r\nHost: example\r\nX-A: b\r\n\r\n");
+  ASSERT_EQ(host.submitted.size(), 1u);
+  h::stream* s = last();
+  EXPECT_EQ(s->head().method, "GET");
+  EXPECT_EQ(s->head().path, "/path");
+  EXPECT_EQ(s->head().query, "q=1");
+  ASSERT_EQ(s->head().header_count, 2u);
+  EXPECT_EQ(s->head().headers[1].name, "X-A");
+  EXPECT_EQ(s->peer().address, "192.0.2.7");
+  // The copy does not depend on the buffers the bytes arrived in.
+  host.shared.bytes.clear();
+  std::memset(host.shared.bytes.prepare(4096), 'Z', 4096);
+  EXPECT_EQ(s->head().headers[0].value, "example");
+}
+
+TEST_F(connection_fixture, TheAnswerIsWrittenWhenTheAppFinishes) {
+  open();
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  EXPECT_TRUE(client.output.empty());
+  host.answer(last(), "hello");
+  std::string out = client.take_output();
+  EXPECT_EQ(out.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << out;
+  EXPECT_NE(out.find("content-length: 5\r\n"), std::string::npos);
+  EXPECT_EQ(out.substr(out.size() - 5), "hello");
+  EXPECT_EQ(out.find("connection: close"), std::string::npos);
+  EXPECT_FALSE(conn->closed());
+}
+
+TEST_F(connection_fixture, PipelinedRequestsGoToTheAppOneAtATimeAndAreAnsweredInOrder) {
+  open();
+  send("GET /1 HTTP/1.1\r\nHost: t\r\n\r\nGET /2 HTTP/1.1\r\nHost: t\r\n\r\nGET /3 HTTP/1.1\r\nHost: t\r\n\r\n");
+  ASSERT_EQ(host.submitted.size(), 1u) << "the second request started before the first was answered";
+  EXPECT_EQ(last()->head().path, "/1");
+  host.answer(last(), "one");
+  ASSERT_EQ(host.submitted.size(), 2u);
+  EXPECT_EQ(last()->head().path, "/2");
+  host.answer(last(), "two");
+  ASSERT_EQ(host.submitted.size(), 3u);
+  EXPECT_EQ(last()->head().path, "/3");
+  host.answer(last(), "three");
+  std::string out = client.take_output();
+  size_t one = out.find("one"), two = out.find("two"), three = out.find("three");
+  ASSERT_NE(three, std::string::npos);
+  EXPECT_LT(one, two);
+  EXPECT_LT(two, three);
+}
+
+TEST_F(connection_fixture, AHeadSplitAcrossReadsIsAssembled) {
+  open();
+  std::string request = "GET /split HTTP/1.1\r\nHost: t\r\nX-Long: " + std::string(300, 'v') + "\r\n\r\n";
+  for (char c : request) send(std::string(1, c));
+  ASSERT_EQ(host.submitted.size(), 1u);
+  EXPECT_EQ(last()->head().path, "/split");
+  EXPECT_EQ(last()->head().headers[1].value.size(), 300u);
+}
+
+TEST_F(connection_fixture, ASmallBodyIsReadWholeBeforeTheAppRuns) {
+  open();
+  send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n01234");
+  EXPECT_TRUE(host.submitted.empty()) << "dispatched before the body was complete";
+  send("56789");
+  ASSERT_EQ(host.submitted.size(), 1u);
+  h::stream* s = last();
+  EXPECT_TRUE(s->body_ended());
+  EXPECT_EQ(body_of(s), "0123456789");
+  std::string_view view;
+  EXPECT_EQ(s->try_read(view), read_status::end);
+}
+
+TEST_F(connection_fixture, AChunkedBodyIsDecodedForTheApp) {
+  open();
+  send("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n");
+  ASSERT_EQ(host.submitted.size(), 1u);
+  EXPECT_EQ(body_of(last()), "abcde");
+}
+
+TEST_F(connection_fixture, ALargeBodyFlowsThroughTheWindowAndReadingPausesWhileItIsFull) {
+  host.settings.streams.body_window = 64 * 1024;
+  host.settings.read_whole_body = 16 * 1024;
+  open();
+  const size_t total = 1024 * 1024;
+  send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(total) + "\r\n\r\n");
+  ASSERT_EQ(host.submitted.size(), 1u) << "a body over the read-whole size goes to the app at once";
+  h::stream* s = last();
+  client.input.append(std::string(total, 'b'));
+  // The connection reads until the window is full, then stops asking.
+  while ((conn->interest() & baton::loop::event_loop::readable) != 0 && client.read_pos < client.input.size()) {
+    conn->on_io(EPOLLIN);
+  }
+  EXPECT_TRUE(s->reading_paused());
+  EXPECT_GE(s->body_buffered(), host.settings.streams.body_window);
+  EXPECT_LT(client.read_pos, client.input.size()) << "read past the window";
+  // The app consumes; reading resumes; in the end every byte arrives once.
+  size_t received = 0;
+  while (received < total) {
+    std::string_view view;
+    read_status r = s->try_read(view);
+    if (r == read_status::data) {
+      received += view.size();
+      s->consume(view.size());
+      continue;
+    }
+    ASSERT_EQ(r, read_status::pending);
+    ASSERT_NE(conn->interest() & baton::loop::event_loop::readable, 0u) << "window has room but reading paused";
+    conn->on_io(EPOLLIN);
+  }
+  EXPECT_EQ(received, total);
+  std::string_view view;
+  EXPECT_EQ(s->try_read(view), read_status::end);
+}
+
+TEST_F(connection_fixture, ContinueIsSentOnlyWhenTheAppAsksForTheBody) {
+  open();
+  send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n");
+  ASSERT_EQ(host.submitted.size(), 1u) << "an Expect: 100-continue request goes to the app before its body";
+  EXPECT_TRUE(client.output.empty());
+  h::stream* s = last();
+  std::string_view view;
+  EXPECT_EQ(s->try_read(view), read_status::pending);
+  EXPECT_EQ(client.take_output(), "HTTP/1.1 100 Continue\r\n\r\n");
+  send("abc");
+  EXPECT_EQ(body_of(s), "abc");
+  EXPECT_EQ(s->try_read(view), read_status::end);
+}
+
+TEST_F(connection_fixture, NoContinueGoesOutWhenTheAppAnswersWithoutReading) {
+  open();
+  send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n");
+  host.answer(last(), "no");
+  std::string out = client.take_output();
+  EXPECT_EQ(out.find("100 Continue"), std::string::npos) << out;
+  EXPECT_NE(out.find("connection: close"), std::string::npos) << "the unread body would otherwise be parsed";
+}
+
+TEST_F(connection_fixture, AMalformedRequestIsRefusedAndNeverReachesTheApp) {
+  open();
+  send("GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n");
+  EXPECT_TRUE(host.submitted.empty());
+  std::string out = client.take_output();
+  EXPECT_EQ(out.rfind("HTTP/1.1 400 ", 0), 0u) << out;
+  EXPECT_NE(out.find("connection: close"), std::string::npos);
+  EXPECT_TRUE(client.shut_write || conn->closed());
+}
+
+TEST_F(connection_fixture, AMalformedChunkBeforeTheAppRunsIsRefusedWithoutIt) {
+  open();
+  send("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n");
+  EXPECT_TRUE(host.submitted.empty());
+  EXPECT_EQ(client.take_output().rfind("HTTP/1.1 400 ", 0), 0u);
+}
+
+TEST_F(connection_fixture, AClientResetCancelsTheStreamAndTheAppsWritesFail) {
+  open();
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  h::stream* s = last();
+  counting_waker waker;
+  s->set_waker(&waker);
+  client.reset = true;
+  conn->on_io(EPOLLIN | EPOLLERR);
+  EXPECT_TRUE(conn->closed());
+  EXPECT_TRUE(s->cancelled());
+  EXPECT_GE(waker.wakes, 1) << "the app side was not woken";
+  s->begin_response(200, "200 OK");
+  const char body[] = "late";
+  EXPECT_EQ(s->try_send(body, 4), send_status::gone);
+  int recycled_before = host.recycled;
+  host.done(s);
+  EXPECT_EQ(host.recycled, recycled_before + 1) << "the last reference did not free the stream";
+}
+
+TEST_F(connection_fixture, CancelWhileTheAppWaitsForTheBodyWakesItWithAnError) {
+  host.settings.read_whole_body = 4;
+  open();
+  send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n");
+  h::stream* s = last();
+  ASSERT_NE(s, nullptr);
+  counting_waker waker;
+  s->set_waker(&waker);
+  std::string_view view;
+  EXPECT_EQ(s->try_read(view), read_status::pending);
+  client.reset = true;
+  conn->on_io(EPOLLIN);
+  EXPECT_GE(waker.wakes, 1);
+  EXPECT_EQ(s->try_read(view), read_status::error);
+  host.done(s);
+}
+
+TEST_F(connection_fixture, CancelWhileTheAppWaitsForOutputCreditWakesItAndWritesReturnGone) {
+  host.settings.streams.output_window = 1024;
+  open();
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  h::stream* s = last();
+  counting_waker waker;
+  s->set_waker(&waker);
+  client.write_budget = 0;  // the client reads nothing
+  s->begin_response(200, "200 OK");
+  std::string chunk(800, 'c');
+  EXPECT_EQ(s->try_send(chunk.data(), chunk.size()), send_status::accepted);
+  EXPECT_EQ(s->try_send(chunk.data(), chunk.size()), send_status::accepted);
+  EXPECT_EQ(s->try_send(chunk.data(), chunk.size()), send_status::pending) << "the window did not fill";
+  EXPECT_NE(conn->interest() & baton::loop::event_loop::writable, 0u);
+  client.reset = true;
+  conn->on_io(EPOLLOUT);
+  EXPECT_TRUE(conn->closed());
+  EXPECT_GE(waker.wakes, 1);
+  EXPECT_EQ(s->try_send(chunk.data(), chunk.size()), send_status::gone);
+  host.done(s);
+}
+
+TEST_F(connection_fixture, AFullSocketIsWatchedForWritableAndTheRestFollowsInOrder) {
+  open();
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\nGET /2 HTTP/1.1\r\nHost: t\r\n\r\n");
+  client.write_budget = 10;
+  std::string big(100000, 'x');
+  h::stream* s = last();
+  s->begin_response(200, "200 OK");
+  s->add_header("content-length", std::to_string(big.size()));
+  EXPECT_EQ(s->try_send(big.data(), big.size()), send_status::accepted);
+  s->finish();
+  host.done(s);
+  EXPECT_NE(conn->interest() & baton::loop::event_loop::writable, 0u);
+  client.write_budget = SIZE_MAX;
+  conn->on_io(EPOLLOUT);
+  EXPECT_EQ(conn->interest() & baton::loop::event_loop::writable, 0u);
+  ASSERT_EQ(host.submitted.size(), 2u) << "the pipelined request did not resume after the drain";
+  host.answer(last(), "second");
+  std::string out = client.take_output();
+  EXPECT_EQ(out.find("second"), out.size() - 6);
+  EXPECT_NE(out.find(big), std::string::npos);
+}
+
+TEST_F(connection_fixture, AHalfCloseAfterACompleteRequestStillGetsItsAnswer) {
+  open();
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  send_eof();
+  h::stream* s = last();
+  EXPECT_FALSE(s->cancelled()) << "end of input is not a disconnect";
+  host.answer(s, "late");
+  EXPECT_NE(client.take_output().find("late"), std::string::npos);
+  EXPECT_TRUE(conn->closed());
+}
+
+TEST_F(connection_fixture, EndOfInputInsideABodyIsA400WithoutTheApp) {
+  open();
+  send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nabc");
+  send_eof();
+  EXPECT_TRUE(host.submitted.empty());
+  EXPECT_EQ(client.take_output().rfind("HTTP/1.1 400 ", 0), 0u);
+}
+
+TEST_F(connection_fixture, ABodyThatTricklesIsCutAtTheBodyTimeoutWith408) {
+  host.settings.body_read_timeout_ms = 60;
+  open();
+  send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n");
+  auto start = std::chrono::steady_clock::now();
+  // A byte every 10 ms keeps arriving, but the whole body takes too long.
+  while (!conn->lingering() && !conn->closed() &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(2)) {
+    send("x");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    host.loop.run_once(0);
+  }
+  EXPECT_TRUE(host.submitted.empty());
+  EXPECT_EQ(client.take_output().rfind("HTTP/1.1 408 ", 0), 0u);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1000));
+}
+
+TEST_F(connection_fixture, AnIdleKeepAliveConnectionClosesAtTheTimeout) {
+  host.settings.keep_alive_timeout_ms = 30;
+  open();
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  host.answer(last(), "ok");
+  auto start = std::chrono::steady_clock::now();
+  while (!conn->closed() && std::chrono::steady_clock::now() - start < std::chrono::seconds(2)) {
+    host.loop.run_once(50);
+  }
+  EXPECT_TRUE(conn->closed());
+}
+
+TEST_F(connection_fixture, AResponseThatSaysCloseClosesAfterItIsWritten) {
+  open();
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  h::stream* s = last();
+  s->begin_response(200, "200 OK");
+  s->add_header("connection", "close");
+  s->finish();
+  host.done(s);
+  std::string out = client.take_output();
+  EXPECT_NE(out.find("connection: close"), std::string::npos);
+  EXPECT_TRUE(client.shut_write || conn->closed());
+}
+
+// A recycled stream carries nothing of its last request: head, body,
+// output, flags and the app's waker all start afresh.
+TEST_F(connection_fixture, ARecycledStreamCarriesNothingOfItsLastRequest) {
+  open();
+  send("POST /first HTTP/1.1\r\nHost: t\r\nX-Secret: one\r\nContent-Length: 6\r\n\r\nsecret");
+  h::stream* first = last();
+  counting_waker waker;
+  first->set_waker(&waker);
+  first->begin_response(500, "500 Oops");
+  first->fail(500);
+  host.done(first);
+  client.take_output();
+  send("GET /second HTTP/1.1\r\nHost: t\r\n\r\n");
+  h::stream* second = last();
+  ASSERT_EQ(second, first) << "the test wants the stream reused";
+  EXPECT_EQ(second->head().path, "/second");
+  EXPECT_EQ(second->head().header_count, 1u);
+  std::string_view view;
+  EXPECT_EQ(second->try_read(view), read_status::end) << "old body bytes are visible";
+  EXPECT_FALSE(second->cancelled());
+  EXPECT_FALSE(second->response_committed());
+  EXPECT_FALSE(second->app_is_done());
+  host.answer(second, "fresh");
+  std::string out = client.take_output();
+  EXPECT_EQ(out.find("secret"), std::string::npos);
+  EXPECT_EQ(out.find("500"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,349 @@
+// The server with its thread pool, end to end over loopback sockets, with a
+// C++ app: streams cross between the loop and the pool threads, requests
+// queue when every thread is busy, clients vanish at random points. These
+// tests carry the cross-thread protocol (rings, parkers, notices, the
+// stream's shared fields) in the ThreadSanitizer build.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/server/server.h"
+#include "core/server/stream_wait.h"
+#include "core/server/thread_pool.h"
+
+namespace {
+
+namespace h = baton::http1;
+namespace srv = baton::server;
+
+#if defined(__SANITIZE_THREAD__)
+constexpr int scale = 5;
+#else
+constexpr int scale = 1;
+#endif
+
+// The app: echoes the request body after the path, so a response proves
+// which request it answers. /slow?ms=N sleeps first; every path is logged.
+struct echo_app final : srv::request_handler {
+  void handle(h::stream& s) override {
+    std::string path(s.head().path);
+    {
+      std::lock_guard<std::mutex> guard(lock);
+      paths.push_back(path);
+    }
+    srv::stream_waiter* waiter = srv::thread_pool::current_waiter();
+    if (path == "/slow") {
+      int ms = std::stoi(std::string(s.head().query.substr(3)));
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    }
+    std::string body;
+    bool failed = false;
+    while (true) {
+      std::string_view view;
+      h::stream::read_status r = h::stream::read_status::pending;
+      srv::wait_until(*waiter, s, [&] {
+        r = s.try_read(view);
+        return r != h::stream::read_status::pending;
+      });
+      if (r == h::stream::read_status::data) {
+        body.append(view);
+        s.consume(view.size());
+        continue;
+      }
+      failed = r == h::stream::read_status::error;
+      break;
+    }
+    if (failed) {
+      read_errors.fetch_add(1);
+      s.fail(400);
+      return;
+    }
+    std::string answer = path + ":" + body;
+    s.begin_response(200, "200 OK");
+    s.add_header("content-length", std::to_string(answer.size()));
+    size_t sent = 0;
+    while (sent < answer.size()) {
+      size_t piece = std::min<size_t>(answer.size() - sent, 4096);
+      h::stream::send_status st = h::stream::send_status::pending;
+      srv::wait_until(*waiter, s, [&] {
+        st = s.try_send(answer.data() + sent, piece);
+        return st != h::stream::send_status::pending;
+      });
+      if (st == h::stream::send_status::gone) {
+        gone.fetch_add(1);
+        return;
+      }
+      sent += piece;
+    }
+    s.finish();
+  }
+  std::mutex lock;
+  std::vector<std::string> paths;
+  std::atomic<int> read_errors{0};
+  std::atomic<int> gone{0};
+  size_t calls(const std::string& path) {
+    std::lock_guard<std::mutex> guard(lock);
+    return static_cast<size_t>(std::count(paths.begin(), paths.end(), path));
+  }
+};
+
+struct no_hooks final : srv::thread_pool_hooks {};
+
+struct running_server {
+  explicit running_server(int threads, srv::server_config config = {}) {
+    listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    int one = 1;
+    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    ::listen(listener, 1024);
+    socklen_t length = sizeof addr;
+    getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &length);
+    port = ntohs(addr.sin_port);
+    config.handle_signals = false;
+    config.graceful_timeout_ms = 5000;
+    server = std::make_unique<srv::server>(config, std::vector<int>{listener});
+    pool = std::make_unique<srv::thread_pool>(app, hooks, threads);
+    server->set_dispatcher(pool.get());
+    pool->start();
+    loop_thread = std::thread([this] { server->run(); });
+  }
+  ~running_server() { stop(); }
+  void stop() {
+    if (!loop_thread.joinable()) return;
+    server->request_shutdown();
+    loop_thread.join();
+    pool->stop_and_join();
+    server->set_dispatcher(nullptr);
+    server.reset();
+  }
+
+  echo_app app;
+  no_hooks hooks;
+  int listener = -1;
+  uint16_t port = 0;
+  std::unique_ptr<srv::server> server;
+  std::unique_ptr<srv::thread_pool> pool;
+  std::thread loop_thread;
+};
+
+int connect_to(uint16_t port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  timeval tv{10, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  return fd;
+}
+
+// Closes with a reset (SO_LINGER 0): the server sees the client vanish.
+void reset_close(int fd) {
+  linger l{1, 0};
+  setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+  ::close(fd);
+}
+
+bool send_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+// Reads one response with a Content-Length; returns its body, or "" with
+// `ok` false when the connection ended first.
+std::string read_body(int fd, std::string& carry, bool& ok) {
+  ok = false;
+  while (true) {
+    size_t end = carry.find("\r\n\r\n");
+    if (end != std::string::npos) {
+      size_t cl = carry.find("content-length: ");
+      if (cl == std::string::npos || cl > end) return {};
+      size_t length = std::stoul(carry.substr(cl + 16));
+      if (carry.size() >= end + 4 + length) {
+        std::string body = carry.substr(end + 4, length);
+        carry.erase(0, end + 4 + length);
+        ok = true;
+        return body;
+      }
+    }
+    char buffer[65536];
+    ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) return {};
+    carry.append(buffer, static_cast<size_t>(n));
+  }
+}
+
+std::string post(std::string_view path, std::string_view body) {
+  return "POST " + std::string(path) + " HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\n\r\n" + std::string(body);
+}
+
+TEST(ServerWithPool, EveryClientGetsTheAnswerToItsOwnRequestWhileOthersVanish) {
+  running_server srv(4);
+  constexpr int clients = 12;
+  const int requests = 300 / scale;
+  std::atomic<int> wrong{0};
+  std::atomic<int> answered{0};
+  std::vector<std::thread> threads;
+  for (int c = 0; c < clients; ++c) {
+    threads.emplace_back([&, c] {
+      std::mt19937 rng(static_cast<unsigned>(c * 7 + 1));
+      int fd = connect_to(srv.port);
+      std::string carry;
+      for (int i = 0; i < requests; ++i) {
+        if (fd < 0) fd = connect_to(srv.port);
+        std::string id = "c" + std::to_string(c) + "-r" + std::to_string(i);
+        // Bodies from nothing to well past the pre-read size.
+        size_t size = (rng() % 4 == 0) ? 100000 + rng() % 200000 : rng() % 2000;
+        std::string body = id + std::string(size, static_cast<char>('a' + (i % 26)));
+        std::string request = post("/echo/" + id, body);
+        int fate = static_cast<int>(rng() % 10);
+        if (fate == 0) {  // vanish halfway through the request
+          send_all(fd, std::string_view(request).substr(0, request.size() / 2));
+          reset_close(fd);
+          fd = -1;
+          carry.clear();
+          continue;
+        }
+        if (!send_all(fd, request)) {
+          ::close(fd);
+          fd = -1;
+          carry.clear();
+          continue;
+        }
+        if (fate == 1) {  // vanish before reading the answer
+          reset_close(fd);
+          fd = -1;
+          carry.clear();
+          continue;
+        }
+        bool ok = false;
+        std::string answer = read_body(fd, carry, ok);
+        if (!ok) {
+          wrong.fetch_add(1);
+          ::close(fd);
+          fd = -1;
+          carry.clear();
+          continue;
+        }
+        if (answer != "/echo/" + id + ":" + body) wrong.fetch_add(1);
+        answered.fetch_add(1);
+      }
+      if (fd >= 0) ::close(fd);
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_GT(answered.load(), clients * requests / 2);
+  srv.stop();
+}
+
+TEST(ServerWithPool, ASlowRequestOccupiesOneThreadAndOthersKeepFlowing) {
+  running_server srv(2);
+  int slow = connect_to(srv.port);
+  send_all(slow, "GET /slow?ms=800 HTTP/1.1\r\nHost: t\r\n\r\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto start = std::chrono::steady_clock::now();
+  int fast = connect_to(srv.port);
+  std::string carry;
+  for (int i = 0; i < 20; ++i) {
+    send_all(fast, post("/fast", "x"));
+    bool ok = false;
+    EXPECT_EQ(read_body(fast, carry, ok), "/fast:x");
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(600))
+      << "fast requests waited for the slow one";
+  bool ok = false;
+  std::string slow_carry;
+  EXPECT_EQ(read_body(slow, slow_carry, ok), "/slow:");
+  ::close(fast);
+  ::close(slow);
+}
+
+TEST(ServerWithPool, ARequestWhoseClientVanishesWhileQueuedNeverReachesTheApp) {
+  running_server srv(1);
+  int busy = connect_to(srv.port);
+  send_all(busy, "GET /slow?ms=400 HTTP/1.1\r\nHost: t\r\n\r\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  int queued = connect_to(srv.port);
+  send_all(queued, "GET /queued HTTP/1.1\r\nHost: t\r\n\r\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(srv.server->queued_requests(), 1u);
+  reset_close(queued);
+  bool ok = false;
+  std::string carry;
+  EXPECT_EQ(read_body(busy, carry, ok), "/slow:");
+  // Another request after the queue was worked through.
+  send_all(busy, post("/after", "y"));
+  EXPECT_EQ(read_body(busy, carry, ok), "/after:y");
+  EXPECT_EQ(srv.app.calls("/queued"), 0u);
+  ::close(busy);
+}
+
+TEST(ServerWithPool, AClientThatVanishesMidBodyFailsTheAppsReadAndFreesTheThread) {
+  running_server srv(1);
+  int fd = connect_to(srv.port);
+  send_all(fd, "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 10000000\r\n\r\n");
+  send_all(fd, std::string(200000, 'u'));
+  // Wait until the app is inside the request, reading.
+  for (int i = 0; i < 200 && srv.app.calls("/upload") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(srv.app.calls("/upload"), 1u);
+  reset_close(fd);
+  for (int i = 0; i < 400 && srv.app.read_errors.load() == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(srv.app.read_errors.load(), 1);
+  // The only thread is free again.
+  int next = connect_to(srv.port);
+  send_all(next, post("/next", "z"));
+  bool ok = false;
+  std::string carry;
+  EXPECT_EQ(read_body(next, carry, ok), "/next:z");
+  ::close(next);
+}
+
+TEST(ServerWithPool, AGracefulStopAnswersTheRequestInFlightFirst) {
+  running_server srv(2);
+  int fd = connect_to(srv.port);
+  send_all(fd, "GET /slow?ms=300 HTTP/1.1\r\nHost: t\r\n\r\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto start = std::chrono::steady_clock::now();
+  srv.server->request_shutdown();
+  bool ok = false;
+  std::string carry;
+  EXPECT_EQ(read_body(fd, carry, ok), "/slow:");
+  srv.loop_thread.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(2000));
+  srv.pool->stop_and_join();
+  srv.server->set_dispatcher(nullptr);
+  srv.server.reset();
+  ::close(fd);
+}
+
+}  // namespace
