@@ -50,12 +50,12 @@ struct connection_settings {
   int linger_ms = 2000;
   // A body up to this size is read whole before the app runs; a larger one
   // flows through the stream's window while the app reads it.
-  size_t read_whole_body = 64 * 1024;
+  size_t read_whole_body = size_t{64} * 1024;
   // Output queued past this stops the parsing of pipelined requests until
   // the socket drains (bounded memory against a client that does not read).
   size_t output_high_water = 1u << 20;
   // Pipelined bytes read ahead while a request is in flight.
-  size_t read_ahead = 64 * 1024;
+  size_t read_ahead = size_t{64} * 1024;
   stream_settings streams;
   size_t body_window() const { return streams.body_window; }
 };

@@ -15,7 +15,7 @@ namespace {
 
 // Buffers that grew past this for one request are freed when the stream is
 // recycled, so one large upload does not pin memory in the stream pool.
-constexpr size_t keep_capacity = 64 * 1024;
+constexpr size_t keep_capacity = size_t{64} * 1024;
 
 }  // namespace
 

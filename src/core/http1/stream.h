@@ -56,7 +56,7 @@ struct peer_info {
 
 // Settings shared by every stream of a server; read-only once serving.
 struct stream_settings {
-  size_t body_window = 256 * 1024;   // request body bytes buffered ahead of the app
+  size_t body_window = size_t{256} * 1024;  // request body bytes buffered ahead of the app
   size_t output_window = 1u << 20;   // response bytes queued and not yet written
   const std::atomic<bool>* stopping = nullptr;  // a graceful stop has begun: say close
 };
