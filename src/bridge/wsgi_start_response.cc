@@ -89,6 +89,9 @@ PyObject* start(PyObject* self, PyObject* status, PyObject* headers, PyObject* e
   call->headers = py_ref::borrow(headers);
   call->started = true;
   call->head_prepared = false;
+  // Checked now, inside the app's own call, so a bad status or header raises
+  // where the app made it, with the app's frames in the traceback.
+  if (!wsgi_prepare_head(*call)) return nullptr;
   auto* o = reinterpret_cast<start_response_object*>(self);
   if (o->write == nullptr) {
     o->write = PyCFunction_New(&write_def, self);

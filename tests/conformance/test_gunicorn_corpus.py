@@ -80,10 +80,10 @@ REQUEST_LINE = re.compile(rb"(?m)^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP/1\.[0
 
 
 @pytest.fixture(scope="module")
-def echo(tmp_path_factory):
+def echo(tmp_path_factory, shape):
     record = tmp_path_factory.mktemp("corpus") / "calls.log"
     record.touch()
-    server = Server(["--port", "0", "--header-read-timeout", "2", "--max-body-size", "1000000",
+    server = Server(["--port", "0", *shape, "--header-read-timeout", "2", "--max-body-size", "1000000",
                      "tests.conformance.echo_app:application"], env={"BATON_TEST_RECORD": str(record)}).start()
     server.record = record
     yield server

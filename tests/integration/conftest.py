@@ -4,12 +4,13 @@ from tests.integration.server import Server
 
 
 @pytest.fixture
-def start_server(request):
-    """start_server(*args, env=None) starts baton with those arguments; stopped after the test."""
+def start_server(request, shape):
+    """start_server(*args, env=None) starts baton in the module's shape with those arguments; stopped after
+    the test."""
     servers: list[Server] = []
 
     def start(*args: str, env: dict[str, str] | None = None) -> Server:
-        server = Server(["--port", "0", *args], env=env).start()
+        server = Server(["--port", "0", *shape, *args], env=env).start()
         servers.append(server)
         return server
 
@@ -23,13 +24,13 @@ VALIDATED = "tests.integration.apps.wsgi_apps:validated"
 
 
 @pytest.fixture(scope="module", params=[APP, VALIDATED], ids=["plain", "wsgiref-validator"])
-def wsgi_server(request, tmp_path_factory):
+def wsgi_server(request, tmp_path_factory, shape):
     """The test app, plain and wrapped in wsgiref.validate.validator (warnings are errors there)."""
     record = tmp_path_factory.mktemp("record") / "calls.log"
     env = {"BATON_TEST_RECORD": str(record)}
     if request.param == VALIDATED:
         env["PYTHONWARNINGS"] = "error"
-    server = Server(["--port", "0", request.param], env=env).start()
+    server = Server(["--port", "0", *shape, request.param], env=env).start()
     server.record = record
     yield server
     server.stop()
@@ -39,10 +40,10 @@ def wsgi_server(request, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, shape):
     """The plain test app, one server for the module."""
     record = tmp_path_factory.mktemp("record") / "calls.log"
-    server = Server(["--port", "0", "--header-read-timeout", "3", "--max-body-size", "20000000", APP],
+    server = Server(["--port", "0", *shape, "--header-read-timeout", "3", "--max-body-size", "20000000", APP],
                     env={"BATON_TEST_RECORD": str(record)}).start()
     server.record = record
     yield server

@@ -73,10 +73,21 @@ class Server:
             found.wait(0.02)
         return self
 
-    def wait_for_log(self, text: str, timeout: float = 5.0) -> bool:
-        """True once `text` appears in the server's output (read by another thread)."""
+    def log_mark(self) -> int:
+        """A position in the output: pass it as `since` to look only at what came after it."""
+        with self._log_lock:
+            return len(self._log)
+
+    def log_since(self, mark: int) -> str:
+        with self._log_lock:
+            return self._log[mark:].decode("utf-8", "replace")
+
+    def wait_for_log(self, text: str, timeout: float = 5.0, since: int = 0) -> bool:
+        """True once `text` appears in the server's output after `since` (read by another thread).
+        Tests that share a server pass a mark taken before their action, so a line another test
+        caused cannot satisfy them."""
         deadline = time.monotonic() + timeout
-        while text not in self.log:
+        while text not in self.log_since(since):
             if time.monotonic() > deadline:
                 return False
             time.sleep(0.02)

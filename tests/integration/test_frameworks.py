@@ -16,8 +16,8 @@ APPS = {
 
 
 @pytest.fixture(scope="module", params=sorted(APPS))
-def framework(request):
-    server = Server(["--port", "0", "--max-body-size", "50000000", APPS[request.param]]).start()
+def framework(request, shape):
+    server = Server(["--port", "0", *shape, "--max-body-size", "50000000", APPS[request.param]]).start()
     server.name = request.param
     yield server
     server.stop()

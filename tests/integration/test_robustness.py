@@ -13,21 +13,24 @@ from tests.integration.server import closed_by_peer, read_response, read_until_c
 
 APP = "tests.integration.apps.wsgi_apps:app"
 
+# (path, what the log says, whether the failure passes through the app's own
+# frames: then the log carries its traceback).
 APP_FAILURES = [
-    ("/raise", "ValueError: the app failed on purpose"),
-    ("/non-bytes", "TypeError: the application returned a str in its body, not bytes"),
-    ("/start-twice", "RuntimeError: start_response called a second time without exc_info"),
-    ("/header-injection", "ValueError: invalid response header"),
-    ("/bad-status", "ValueError: invalid status line"),
-    ("/no-start", "RuntimeError: the application produced a body before calling start_response"),
-    ("/conflicting-length", "ValueError: invalid response header ('Content-Length', '50')"),
-    ("/interim-status", "ValueError: a WSGI status must be final"),
-    ("/file-wrapper-none", "TypeError"),
+    ("/raise", "ValueError: the app failed on purpose", True),
+    ("/non-bytes", "TypeError: the application returned a str in its body, not bytes", False),
+    ("/start-twice", "RuntimeError: start_response called a second time without exc_info", True),
+    ("/header-injection", "ValueError: invalid response header", True),
+    ("/bad-status", "ValueError: invalid status line", True),
+    ("/no-start", "RuntimeError: the application produced a body before calling start_response", False),
+    ("/conflicting-length", "ValueError: invalid response header ('Content-Length', '50')", True),
+    ("/interim-status", "ValueError: a WSGI status must be final", True),
+    ("/file-wrapper-none", "TypeError", False),
 ]
 
 
-@pytest.mark.parametrize("path,logged", APP_FAILURES, ids=[p for p, _ in APP_FAILURES])
-def test_failing_app_gets_500_a_traceback_and_the_connection_keeps_serving(server, path, logged):
+@pytest.mark.parametrize("path,logged,traceback", APP_FAILURES, ids=[p for p, _, _ in APP_FAILURES])
+def test_failing_app_gets_500_a_traceback_and_the_connection_keeps_serving(server, path, logged, traceback):
+    mark = server.log_mark()
     s = server.connect()
     s.sendall(b"GET %s HTTP/1.1\r\nHost: t\r\n\r\n" % path.encode())
     status, headers, body, raw = read_response(s)
@@ -35,21 +38,28 @@ def test_failing_app_gets_500_a_traceback_and_the_connection_keeps_serving(serve
     assert b"owned" not in raw and b"Set-Cookie" not in raw
     s.sendall(b"GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
     assert read_response(s)[2] == b"Hello, World!"
-    assert server.wait_for_log(logged), server.log
-    assert "Traceback (most recent call last)" in server.log
+    assert server.wait_for_log(logged, since=mark), server.log_since(mark)
+    logged_here = server.log_since(mark)
+    if traceback:
+        assert "Traceback (most recent call last)" in logged_here, logged_here
+        assert "wsgi_apps.py" in logged_here, logged_here
+    # The log line names the request: its method, target and client.
+    assert f"(GET {path} from 127.0.0.1:" in logged_here, logged_here
 
 
 def test_exc_info_without_an_exception_after_the_head_closes_the_connection(server):
+    mark = server.log_mark()
     s = server.connect()
     s.sendall(b"GET /exc-info-without-exception HTTP/1.1\r\nHost: t\r\n\r\n")
     received = read_until_closed(s)
     assert received.startswith(b"HTTP/1.1 200 OK") and b"committed" in received
-    assert server.wait_for_log("exc_info must be a (type, exception, traceback) tuple"), server.log
-    assert "SystemError" not in server.log
+    assert server.wait_for_log("exc_info must be a (type, exception, traceback) tuple", since=mark), server.log
+    assert "SystemError" not in server.log_since(mark)
     assert httpx.get(server.url + "/hello", timeout=10).status_code == 200
 
 
 def test_a_write_from_close_after_the_end_never_reaches_the_next_response(server):
+    mark = server.log_mark()
     s = server.connect()
     s.sendall(b"GET /write-in-close HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
     status, _, body, _ = read_response(s)
@@ -58,7 +68,7 @@ def test_a_write_from_close_after_the_end_never_reaches_the_next_response(server
     # were ever parsed as a response.
     rest = read_until_closed(s)
     assert b"AFTER-THE-END" not in rest
-    assert server.wait_for_log("wrote after its response ended"), server.log
+    assert server.wait_for_log("wrote after its response ended", since=mark), server.log_since(mark)
 
 
 def test_a_repeated_identical_content_length_is_sent_once(server):

@@ -1,0 +1,20 @@
+"""Fixtures shared by every pytest suite: the server shapes they run under.
+
+The WSGI integration and conformance suites run once per shape, through the
+`shape` fixture (parametrized, not copied): the app on the loop thread, a
+pool of one thread, and a pool of four.
+"""
+
+import pytest
+
+SHAPES = {
+    "inline": [],
+    "pool-1": ["--blocking-threads", "1"],
+    "pool-4": ["--blocking-threads", "4"],
+}
+
+
+@pytest.fixture(scope="module", params=list(SHAPES))
+def shape(request) -> list[str]:
+    """The command-line arguments that select one shape."""
+    return SHAPES[request.param]
