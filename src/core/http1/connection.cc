@@ -214,15 +214,10 @@ void connection::feed_body(byte_buffer& input) {
   if (s->reading_paused()) return;
   if (s->head().framing == body_framing::length) {
     size_t take = input.size() < body_remaining_ ? input.size() : static_cast<size_t>(body_remaining_);
-    if (take > 0) {
-      s->deliver_body(input.data(), take);
-      input.consume(take);
-      body_remaining_ -= take;
-    }
-    if (body_remaining_ == 0) {
-      body_done_ = true;
-      s->deliver_body_end();
-    }
+    body_remaining_ -= take;
+    body_done_ = body_remaining_ == 0;
+    if (take > 0 || body_done_) s->deliver_body(input.data(), take, body_done_);
+    input.consume(take);
   } else {
     while (!body_done_) {
       chunked_decoder::step_result r = chunked_.step(input.data(), input.size());

@@ -99,13 +99,15 @@ void stream::wake_app() {
   if (w != nullptr) w->wake();
 }
 
-void stream::deliver_body(const char* data, size_t length) {
-  if (length == 0) return;
-  {
+void stream::deliver_body(const char* data, size_t length, bool last) {
+  if (length > 0) {
+    in_buffered_.fetch_add(length, std::memory_order_acq_rel);
     std::lock_guard<std::mutex> guard(lock_);
     shared_in_.append(data, length);
+    if (last) state_.fetch_or(k_body_end, std::memory_order_acq_rel);
+  } else if (last) {
+    state_.fetch_or(k_body_end, std::memory_order_acq_rel);
   }
-  in_buffered_.fetch_add(length, std::memory_order_acq_rel);
   wake_app();
 }
 

@@ -162,7 +162,10 @@ class stream final : public handoff::notice_link {
   void set_direct(bool direct) { direct_ = direct; }
   bool direct() const { return direct_; }
 
-  void deliver_body(const char* data, size_t length);
+  // Body bytes for the app. `last`: they complete the body, and the app must
+  // never see them without also seeing the end (its answer's keep-alive
+  // depends on it), so the end is marked under the same lock.
+  void deliver_body(const char* data, size_t length, bool last = false);
   void deliver_body_end();
   void deliver_body_error(int status);
   bool body_ended() const { return (state_.load(std::memory_order_acquire) & (k_body_end | k_body_error)) != 0; }

@@ -220,6 +220,15 @@ def app(environ, start_response):
                 return None
         start_response("200 OK", [("Content-Type", "text/plain")])
         return environ["wsgi.file_wrapper"](Unreadable())
+    if path == "/multithread":
+        return json_response(start_response, {"multithread": environ["wsgi.multithread"],
+                                              "multiprocess": environ["wsgi.multiprocess"]})
+    if path == "/tagged":
+        # Answers with the tag and the body it was sent: a reply proves which request it answers.
+        body = read_all(stream)
+        start_response("200 OK", [("Content-Type", "application/octet-stream"),
+                                  ("Content-Length", str(len(body) + len(q.get("tag", "")) + 1))])
+        return [q.get("tag", "").encode() + b":" + body]
     if path == "/connection-close":
         start_response("200 OK", [("Content-Type", "text/plain"), ("Connection", "close")])
         return [b"bye"]
