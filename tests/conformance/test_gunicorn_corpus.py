@@ -51,6 +51,8 @@ DEVIATIONS = {
     "valid/pp_04": ("reject", "PROXY protocol v2 is not enabled in baton; its binary preamble is not HTTP (400)"),
     "valid/pp_05": ("reject", "PROXY protocol v2 is not enabled in baton; its binary preamble is not HTTP (400)"),
     "valid/rfc9112_smuggle_gzip_chunked_01": ("reject", "RFC 9112 6.1: gzip is not implemented (501)"),
+    "valid/rfc9112_target_absolute_userinfo_01": ("reject", "RFC 9110 4.2.4: userinfo in an http(s) "
+                                                            "request-target is treated as an error (400)"),
     "valid/rfc9112_smuggle_te_identity_chunked_01": ("reject", "RFC 9112 6.1: 'identity' is not a transfer "
                                                                "coding (501)"),
 

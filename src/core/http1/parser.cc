@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "core/http1/host.h"
+
 namespace baton::http1 {
 namespace {
 
@@ -107,9 +109,17 @@ parse_result parse_target(std::string_view target, request& out) {
   else if (starts_with_ignore_case(target, "https://")) scheme_len = 8;
   if (scheme_len == 0) return fail(400, "unsupported request-target form");
   std::string_view rest = target.substr(scheme_len);
-  size_t path_start = rest.find_first_of("/?#");
+  size_t path_start = rest.find_first_of("/?");
   std::string_view authority = rest.substr(0, path_start);
   if (authority.empty()) return fail(400, "absolute-form without authority");
+  // RFC 9110 section 4.2.4: userinfo in an http(s) URI is an error (it is a
+  // phishing shape, and no app should see credentials in a target).
+  if (authority.find('@') != std::string_view::npos) return fail(400, "userinfo in request-target");
+  host_and_port parts;
+  if (!parse_host_and_port(authority, parts)) return fail(400, "invalid authority in request-target");
+  // RFC 9110 section 4.2.1: an http(s) URI with an empty host is invalid.
+  if (parts.host.empty()) return fail(400, "absolute-form with an empty host");
+  out.authority = authority;
   out.form = target_form::absolute;
   if (path_start == std::string_view::npos) {
     out.path = "/";
@@ -146,6 +156,7 @@ parse_result parse_request_line(std::string_view line, request& out) {
 
 struct header_facts {
   int host_count = 0;
+  header* host = nullptr;  // the (last) Host field
   int content_type_count = 0;
   bool has_content_length = false;
   bool has_transfer_encoding = false;
@@ -156,7 +167,9 @@ struct header_facts {
   int transfer_encoding_count = 0;
 };
 
-parse_result note_header(const header& h, header_facts& facts, request& out) {
+// `h` is not const: the Host field is remembered so its value can be
+// replaced by an absolute-form target's authority.
+parse_result note_header(header& h, header_facts& facts, request& out) {
   std::string_view n = h.name;
   // Most fields are none of these: the length and first letter rule them out
   // before any full comparison.
@@ -164,7 +177,14 @@ parse_result note_header(const header& h, header_facts& facts, request& out) {
   if (first != 'h' && first != 'e' && first != 'c' && first != 't') return {parse_status::complete};
   switch (n.size()) {
     case 4:
-      if (equals_ignore_case(n, "host")) ++facts.host_count;
+      if (equals_ignore_case(n, "host")) {
+        // RFC 9112 section 3.2: an invalid Host is a 400 whatever the target
+        // form, even where the target's authority will replace it.
+        host_and_port parts;
+        if (!parse_host_and_port(h.value, parts)) return fail(400, "invalid Host");
+        ++facts.host_count;
+        facts.host = &h;
+      }
       break;
     case 6:
       if (equals_ignore_case(n, "expect")) {
@@ -350,7 +370,13 @@ parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, co
   }
   out.headers = storage;
   out.header_count = count;
-  return decide_framing(facts, lim, out);
+  r = decide_framing(facts, lim, out);
+  if (r.status != parse_status::complete) return r;
+  // RFC 9112 section 3.2.2: the target's authority overrides Host. The value
+  // becomes a view into the target, so nothing is copied and code that reads
+  // Host (the bridge's HTTP_HOST) needs no knowledge of target forms.
+  if (out.form == target_form::absolute && facts.host != nullptr) facts.host->value = out.authority;
+  return r;
 }
 
 }  // namespace baton::http1
