@@ -54,11 +54,9 @@ bool parse_decimal(std::string_view s, uint64_t& out) {
   return true;
 }
 
-// Splits an origin-form or absolute-form path into path and query, dropping
-// a fragment (never sent by conforming clients, tolerated here as by most servers).
+// Splits an origin-form or absolute-form path into path and query. The
+// target holds no fragment: parse_target has refused it.
 void split_path_query(std::string_view rest, request& out) {
-  size_t hash = rest.find('#');
-  if (hash != std::string_view::npos) rest = rest.substr(0, hash);
   size_t q = rest.find('?');
   if (q == std::string_view::npos) {
     out.path = rest;
@@ -77,6 +75,9 @@ parse_result parse_target(std::string_view target, request& out) {
   for (unsigned char c : target) {
     if (c < 0x21 || c > 0x7e) return fail(400, "invalid octet in request-target");
   }
+  // RFC 9112 section 3.2: no form of request-target has a fragment. Dropping
+  // one would serve a different resource from the one the bytes name.
+  if (target.find('#') != std::string_view::npos) return fail(400, "fragment in request-target");
   if (target.front() == '/') {
     out.form = target_form::origin;
     split_path_query(target, out);

@@ -249,14 +249,6 @@ TEST(Parser, SplitsTargetIntoMethodPathAndQuery) {
 }
 
 
-TEST(Parser, DropsFragmentFromPathAndQuery) {
-  outcome o = parse_everywhere(with_request_line("GET /a?b=c#frag HTTP/1.1"));
-  ASSERT_EQ(o.status, h::parse_status::complete) << o.reason;
-  EXPECT_EQ(o.target, "/a?b=c#frag");
-  EXPECT_EQ(o.path, "/a");
-  EXPECT_EQ(o.query, "b=c");
-}
-
 TEST(Parser, AcceptsExtensionMethodTokens) {
   outcome o = parse_everywhere(with_request_line("M-SEARCH.x!#$%&'*+^_`|~9 / HTTP/1.1"));
   ASSERT_EQ(o.status, h::parse_status::complete) << o.reason;
@@ -463,6 +455,19 @@ TEST(Parser, AcceptsAuthorityFormOnlyForConnect) {
   EXPECT_TRUE(rejects(with_request_line("CONNECT example.com:44x HTTP/1.1"), 400));
   EXPECT_TRUE(rejects(with_request_line("CONNECT user@example.com:443 HTTP/1.1"), 400));
   EXPECT_TRUE(rejects(with_request_line("CONNECT example.com/p:443 HTTP/1.1"), 400));
+}
+
+TEST(Parser, RejectsFragmentInOriginForm) {
+  EXPECT_TRUE(rejects(with_request_line("GET /a?b=c#frag HTTP/1.1"), 400));
+  EXPECT_TRUE(rejects(with_request_line("GET /a#frag HTTP/1.1"), 400));
+  EXPECT_TRUE(rejects(with_request_line("GET /# HTTP/1.1"), 400));
+  EXPECT_TRUE(rejects(with_request_line("GET /a?#/b HTTP/1.1"), 400));
+}
+
+TEST(Parser, RejectsFragmentInAbsoluteForm) {
+  EXPECT_TRUE(rejects(with_request_line("GET https://example.com#frag HTTP/1.1"), 400));
+  EXPECT_TRUE(rejects(with_request_line("GET http://example.com/p?q#frag HTTP/1.1"), 400));
+  EXPECT_TRUE(rejects(with_request_line("GET http://example.com/#/ HTTP/1.1"), 400));
 }
 
 TEST(Parser, RejectsRelativeTarget) {
