@@ -238,6 +238,7 @@ parse_result decide_framing(const header_facts& facts, const limits& lim, reques
     if (facts.has_content_length) return fail(400, "both Content-Length and Transfer-Encoding");
     if (out.version_minor == 0) return fail(400, "Transfer-Encoding in an HTTP/1.0 request");
     int chunked_count = 0;
+    bool chunked_with_parameters = false;
     bool unknown = false;
     bool last_is_chunked = false;
     for (int i = 0; i < facts.transfer_encoding_count; ++i) {
@@ -245,10 +246,18 @@ parse_result decide_framing(const header_facts& facts, const limits& lim, reques
         size_t semicolon = coding.find(';');
         coding = trim_ows(coding.substr(0, semicolon));
         last_is_chunked = equals_ignore_case(coding, "chunked");
-        if (last_is_chunked) ++chunked_count;
-        else unknown = true;
+        if (last_is_chunked) {
+          ++chunked_count;
+          if (semicolon != std::string_view::npos) chunked_with_parameters = true;
+        } else {
+          unknown = true;
+        }
       });
     }
+    // RFC 9112 section 7.1: chunked defines no parameters. One that carries
+    // some is not the coding this decoder implements, and another recipient
+    // may frame the body differently: a 400 before the 501 for unknown codings.
+    if (chunked_with_parameters) return fail(400, "parameters on chunked");
     if (!last_is_chunked) return fail(400, "Transfer-Encoding does not end in chunked");
     if (chunked_count > 1) return fail(400, "chunked applied more than once");
     if (unknown) return fail(501, "unsupported transfer coding");

@@ -829,6 +829,22 @@ TEST(Parser, RejectsUnknownCodingBeforeChunkedWith501) {
   EXPECT_TRUE(rejects(get_with("Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n"), 501));
 }
 
+// RFC 9112 section 7.1: chunked has no parameters; one with parameters is a
+// coding nobody defined, framed by guesswork. 400, even where an unknown
+// coding elsewhere in the field would have given 501.
+TEST(Parser, RejectsChunkedWithParameters) {
+  EXPECT_TRUE(rejects(get_with("Transfer-Encoding: chunked;foo=bar\r\n"), 400));
+  EXPECT_TRUE(rejects(get_with("Transfer-Encoding: chunked ; foo=bar\r\n"), 400));
+  EXPECT_TRUE(rejects(get_with("Transfer-Encoding: chunked;\r\n"), 400));
+  EXPECT_TRUE(rejects(get_with("Transfer-Encoding: CHUNKED;q=1\r\n"), 400));
+  EXPECT_TRUE(rejects(get_with("Transfer-Encoding: gzip, chunked;foo=bar\r\n"), 400));
+  EXPECT_TRUE(rejects(get_with("Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked;x\r\n"), 400));
+}
+
+TEST(Parser, UnknownCodingWithParametersBeforeChunkedStaysA501) {
+  EXPECT_TRUE(rejects(get_with("Transfer-Encoding: gzip;level=9, chunked\r\n"), 501));
+}
+
 TEST(Parser, RejectsExpectationOtherThan100ContinueWith417) {
   EXPECT_TRUE(rejects(get_with("Expect: 100-continue-please\r\n"), 417));
   EXPECT_TRUE(rejects(get_with("Expect: foo\r\n"), 417));
