@@ -75,6 +75,11 @@ HAND_BODIES = [
     ("obs-fold-trailer", b"0\r\nX: a\r\n b\r\n\r\n"),
     ("incomplete", b"10\r\nonly part"),
     ("bytes-after-end", b"1\r\nz\r\n0\r\n\r\nGET / HTTP/1.1\r\n"),
+    # At the decoder's limits exactly (a 4096-byte size line before its LF, a
+    # 16384-byte trailer section), so one mutation crosses either: libFuzzer
+    # rarely grows an input this far on its own.
+    ("size-line-at-limit", b"1;e=" + b"v" * 4091 + b"\r\nx\r\n0\r\n\r\n"),
+    ("trailer-at-limit", b"0\r\nX: " + b"v" * 16377 + b"\r\n\r\n"),
 ]
 
 
