@@ -13,7 +13,7 @@ BENCH_ARGS  ?=
 # Debian packages for building and testing (checked, installed if missing).
 DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv python3-mesonpy \
 	libgtest-dev python3-pytest python3-pytest-timeout python3-httpx python3-flask \
-	python3-django python3-psutil curl wrk python3-matplotlib util-linux clang-tidy
+	python3-django python3-psutil curl wrk python3-matplotlib util-linux clang-tidy clang libclang-rt-14-dev
 # Extra packages the benchmarks need: the peer servers.
 BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn python3-waitress python3-uvicorn \
 	python3-uvloop python3-httptools python3-hypercorn python3-daphne python3-starlette nginx-light strace
@@ -82,7 +82,7 @@ tests/conformance/corpus.txt: tools/corpus_to_text.py
 pytest: build
 	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench -p no:cacheprovider
 
-test: build unit asan tsan lint pytest
+test: build unit asan tsan lint pytest fuzz-smoke
 
 bench: build bench-deps
 	$(VENV_PY) bench/run.py --suite $(SUITE) $(BENCH_ARGS)
@@ -99,3 +99,50 @@ lint: build build/unit/build.ninja
 
 clean:
 	rm -rf build $(VENV) .stamp-deps tests/conformance/corpus.txt
+
+# Fuzzing: libFuzzer targets for the parser and the chunked decoder, built
+# with clang++ under ASan and UBSan in build/fuzz. fuzz-smoke runs each for
+# FUZZ_SMOKE_SECONDS (or FUZZ_SMOKE_RUNS inputs) over a copy of the committed
+# corpus; fuzz runs each for FUZZ_SECONDS and keeps what it finds in
+# build/fuzz/corpus. Crash inputs land in build/fuzz/artifacts.
+FUZZ_TARGETS       := parser chunked
+FUZZ_SECONDS       ?= 300
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_RUNS    ?= 2000000
+# The chunked decoder's size-line and trailer limits (4 KiB, 16 KiB) need
+# longer inputs than libFuzzer's default 4 KiB; the parser reaches its limits
+# with short inputs under the small limits a control bit selects.
+FUZZ_MAX_LEN_parser  := 4096
+FUZZ_MAX_LEN_chunked := 20000
+
+.PHONY: fuzz fuzz-smoke fuzz-build
+
+build/fuzz/build.ninja: | .stamp-deps
+	CXX=clang++ meson setup build/fuzz -Dpython=false -Dfuzz=true --buildtype=debugoptimized
+
+fuzz-build: build/fuzz/build.ninja
+	ninja -C build/fuzz $(FUZZ_TARGETS:%=%_fuzz)
+
+fuzz-smoke: $(FUZZ_TARGETS:%=fuzz-smoke-%)
+
+fuzz: $(FUZZ_TARGETS:%=fuzz-long-%)
+
+# The committed corpus is copied so that the run does not add to it.
+fuzz-smoke-%: fuzz-build
+	@mkdir -p build/fuzz/artifacts
+	@work=$$(mktemp -d) && cp tests/fuzz/corpus/$*/* $$work/ && \
+	build/fuzz/$*_fuzz -dict=tests/fuzz/http.dict -max_len=$(FUZZ_MAX_LEN_$*) \
+		-max_total_time=$(FUZZ_SMOKE_SECONDS) -runs=$(FUZZ_SMOKE_RUNS) -print_final_stats=1 \
+		-artifact_prefix=build/fuzz/artifacts/$*- $$work > build/fuzz/$*-smoke.log 2>&1; \
+	status=$$?; rm -rf $$work; \
+	grep -E "^(Done|stat::number_of_executed_units)" build/fuzz/$*-smoke.log | sed "s/^/fuzz-smoke $*: /"; \
+	if [ $$status != 0 ]; then tail -40 build/fuzz/$*-smoke.log; fi; exit $$status
+
+fuzz-long-%: fuzz-build
+	@mkdir -p build/fuzz/artifacts build/fuzz/corpus/$*
+	@build/fuzz/$*_fuzz -dict=tests/fuzz/http.dict -max_len=$(FUZZ_MAX_LEN_$*) \
+		-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build/fuzz/artifacts/$*- \
+		build/fuzz/corpus/$* tests/fuzz/corpus/$* > build/fuzz/$*.log 2>&1; \
+	status=$$?; \
+	grep -E "^(Done|stat::(number_of_executed_units|new_units_added))" build/fuzz/$*.log | sed "s/^/fuzz $*: /"; \
+	if [ $$status != 0 ]; then tail -40 build/fuzz/$*.log; fi; exit $$status

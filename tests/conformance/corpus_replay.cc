@@ -78,7 +78,7 @@ head_outcome parse_head(std::string_view bytes, const std::vector<size_t>& cuts)
     std::ostringstream s;
     s << "complete head_length=" << req.head_length << " method=" << req.method << " target="
       << printable(req.target) << " path=" << printable(req.path) << " query=" << printable(req.query)
-      << " form=" << int(req.form) << " 1." << int(req.version_minor) << " keep_alive=" << req.keep_alive
+      << " authority=" << printable(req.authority) << " form=" << int(req.form) << " 1." << int(req.version_minor) << " keep_alive=" << req.keep_alive
       << " expect_continue=" << req.expect_continue << " is_head=" << req.is_head << " upgrade=" << req.upgrade
       << " framing=" << int(req.framing) << " content_length=" << req.content_length << " headers=" << req.header_count;
     for (size_t i = 0; i < req.header_count; ++i) {

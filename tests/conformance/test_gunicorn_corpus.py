@@ -28,8 +28,11 @@ INJECTED_HOST = b"corpus.test"
 # name -> (what baton does instead, the rule). "reject" means: 4xx/5xx,
 # closed, app never called. "accept" means: served as the corpus records it.
 DEVIATIONS = {
-    "valid/009": ("reject", "RFC 9112 6.1: Transfer-Encoding with Content-Length is rejected (400), and 'identity' "
-                            "is not a transfer coding"),
+    "valid/005": ("reject", "RFC 9112 3.2: a request-target has no fragment; '#posts-17408' is rejected (400), "
+                            "not dropped"),
+    "valid/009": ("reject", "RFC 9112 3.2: a request-target has no fragment ('#hey', 400); also RFC 9112 6.1: "
+                            "Transfer-Encoding with Content-Length is rejected (400), and 'identity' is not a "
+                            "transfer coding"),
     "valid/025": ("reject", "RFC 9112 6.1: gzip is a coding baton does not implement (501)"),
     "valid/025_line": ("reject", "RFC 9112 6.1: gzip is a coding baton does not implement (501)"),
     "valid/027": ("reject", "RFC 9112 3.2 / RFC 3986: raw non-ASCII octets are not allowed in a request-target "
@@ -51,6 +54,8 @@ DEVIATIONS = {
     "valid/pp_04": ("reject", "PROXY protocol v2 is not enabled in baton; its binary preamble is not HTTP (400)"),
     "valid/pp_05": ("reject", "PROXY protocol v2 is not enabled in baton; its binary preamble is not HTTP (400)"),
     "valid/rfc9112_smuggle_gzip_chunked_01": ("reject", "RFC 9112 6.1: gzip is not implemented (501)"),
+    "valid/rfc9112_target_absolute_userinfo_01": ("reject", "RFC 9110 4.2.4: userinfo in an http(s) "
+                                                            "request-target is treated as an error (400)"),
     "valid/rfc9112_smuggle_te_identity_chunked_01": ("reject", "RFC 9112 6.1: 'identity' is not a transfer "
                                                                "coding (501)"),
 

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "core/http1/host.h"
+
 namespace baton::http1 {
 namespace {
 
@@ -52,11 +54,9 @@ bool parse_decimal(std::string_view s, uint64_t& out) {
   return true;
 }
 
-// Splits an origin-form or absolute-form path into path and query, dropping
-// a fragment (never sent by conforming clients, tolerated here as by most servers).
+// Splits an origin-form or absolute-form path into path and query. The
+// target holds no fragment: parse_target has refused it.
 void split_path_query(std::string_view rest, request& out) {
-  size_t hash = rest.find('#');
-  if (hash != std::string_view::npos) rest = rest.substr(0, hash);
   size_t q = rest.find('?');
   if (q == std::string_view::npos) {
     out.path = rest;
@@ -75,6 +75,9 @@ parse_result parse_target(std::string_view target, request& out) {
   for (unsigned char c : target) {
     if (c < 0x21 || c > 0x7e) return fail(400, "invalid octet in request-target");
   }
+  // RFC 9112 section 3.2: no form of request-target has a fragment. Dropping
+  // one would serve a different resource from the one the bytes name.
+  if (target.find('#') != std::string_view::npos) return fail(400, "fragment in request-target");
   if (target.front() == '/') {
     out.form = target_form::origin;
     split_path_query(target, out);
@@ -107,9 +110,17 @@ parse_result parse_target(std::string_view target, request& out) {
   else if (starts_with_ignore_case(target, "https://")) scheme_len = 8;
   if (scheme_len == 0) return fail(400, "unsupported request-target form");
   std::string_view rest = target.substr(scheme_len);
-  size_t path_start = rest.find_first_of("/?#");
+  size_t path_start = rest.find_first_of("/?");
   std::string_view authority = rest.substr(0, path_start);
   if (authority.empty()) return fail(400, "absolute-form without authority");
+  // RFC 9110 section 4.2.4: userinfo in an http(s) URI is an error (it is a
+  // phishing shape, and no app should see credentials in a target).
+  if (authority.find('@') != std::string_view::npos) return fail(400, "userinfo in request-target");
+  host_and_port parts;
+  if (!parse_host_and_port(authority, parts)) return fail(400, "invalid authority in request-target");
+  // RFC 9110 section 4.2.1: an http(s) URI with an empty host is invalid.
+  if (parts.host.empty()) return fail(400, "absolute-form with an empty host");
+  out.authority = authority;
   out.form = target_form::absolute;
   if (path_start == std::string_view::npos) {
     out.path = "/";
@@ -146,6 +157,7 @@ parse_result parse_request_line(std::string_view line, request& out) {
 
 struct header_facts {
   int host_count = 0;
+  header* host = nullptr;  // the (last) Host field
   int content_type_count = 0;
   bool has_content_length = false;
   bool has_transfer_encoding = false;
@@ -156,7 +168,9 @@ struct header_facts {
   int transfer_encoding_count = 0;
 };
 
-parse_result note_header(const header& h, header_facts& facts, request& out) {
+// `h` is not const: the Host field is remembered so its value can be
+// replaced by an absolute-form target's authority.
+parse_result note_header(header& h, header_facts& facts, request& out) {
   std::string_view n = h.name;
   // Most fields are none of these: the length and first letter rule them out
   // before any full comparison.
@@ -164,7 +178,14 @@ parse_result note_header(const header& h, header_facts& facts, request& out) {
   if (first != 'h' && first != 'e' && first != 'c' && first != 't') return {parse_status::complete};
   switch (n.size()) {
     case 4:
-      if (equals_ignore_case(n, "host")) ++facts.host_count;
+      if (equals_ignore_case(n, "host")) {
+        // RFC 9112 section 3.2: an invalid Host is a 400 whatever the target
+        // form, even where the target's authority will replace it.
+        host_and_port parts;
+        if (!parse_host_and_port(h.value, parts)) return fail(400, "invalid Host");
+        ++facts.host_count;
+        facts.host = &h;
+      }
       break;
     case 6:
       if (equals_ignore_case(n, "expect")) {
@@ -217,6 +238,7 @@ parse_result decide_framing(const header_facts& facts, const limits& lim, reques
     if (facts.has_content_length) return fail(400, "both Content-Length and Transfer-Encoding");
     if (out.version_minor == 0) return fail(400, "Transfer-Encoding in an HTTP/1.0 request");
     int chunked_count = 0;
+    bool chunked_with_parameters = false;
     bool unknown = false;
     bool last_is_chunked = false;
     for (int i = 0; i < facts.transfer_encoding_count; ++i) {
@@ -224,10 +246,18 @@ parse_result decide_framing(const header_facts& facts, const limits& lim, reques
         size_t semicolon = coding.find(';');
         coding = trim_ows(coding.substr(0, semicolon));
         last_is_chunked = equals_ignore_case(coding, "chunked");
-        if (last_is_chunked) ++chunked_count;
-        else unknown = true;
+        if (last_is_chunked) {
+          ++chunked_count;
+          if (semicolon != std::string_view::npos) chunked_with_parameters = true;
+        } else {
+          unknown = true;
+        }
       });
     }
+    // RFC 9112 section 7.1: chunked defines no parameters. One that carries
+    // some is not the coding this decoder implements, and another recipient
+    // may frame the body differently: a 400 before the 501 for unknown codings.
+    if (chunked_with_parameters) return fail(400, "parameters on chunked");
     if (!last_is_chunked) return fail(400, "Transfer-Encoding does not end in chunked");
     if (chunked_count > 1) return fail(400, "chunked applied more than once");
     if (unknown) return fail(501, "unsupported transfer coding");
@@ -350,7 +380,13 @@ parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, co
   }
   out.headers = storage;
   out.header_count = count;
-  return decide_framing(facts, lim, out);
+  r = decide_framing(facts, lim, out);
+  if (r.status != parse_status::complete) return r;
+  // RFC 9112 section 3.2.2: the target's authority overrides Host. The value
+  // becomes a view into the target, so nothing is copied and code that reads
+  // Host (the bridge's HTTP_HOST) needs no knowledge of target forms.
+  if (out.form == target_form::absolute && facts.host != nullptr) facts.host->value = out.authority;
+  return r;
 }
 
 }  // namespace baton::http1

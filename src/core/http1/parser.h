@@ -28,6 +28,9 @@ struct request {
   std::string_view target;  // the raw request-target, as sent
   std::string_view path;    // the path part of the target (absolute-form: after the authority)
   std::string_view query;   // after '?', without it; empty if none
+  // absolute-form: the target's host [":" port], which RFC 9112 section
+  // 3.2.2 makes the request's host; empty for the other forms.
+  std::string_view authority;
   target_form form = target_form::origin;
   uint8_t version_minor = 1;  // HTTP/1.x
   bool keep_alive = true;
@@ -36,6 +39,9 @@ struct request {
   bool upgrade = false;  // a Connection: upgrade token was present
   body_framing framing = body_framing::none;
   uint64_t content_length = 0;
+  // The header fields in the order sent. For an absolute-form target the
+  // Host field's value is replaced by `authority` (a view into the target),
+  // so code that reads Host sees the host the target names.
   const header* headers = nullptr;
   size_t header_count = 0;
   size_t head_length = 0;  // bytes of the head, including the final empty line
