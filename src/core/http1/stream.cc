@@ -57,6 +57,7 @@ void stream::reset_for(const request& parsed, const char* raw, const peer_info& 
   head_.target = rebase(parsed.target);
   head_.path = rebase(parsed.path);
   head_.query = rebase(parsed.query);
+  head_.authority = rebase(parsed.authority);
   headers_.resize(parsed.header_count);
   for (size_t i = 0; i < parsed.header_count; ++i) {
     headers_[i].name = rebase(parsed.headers[i].name);

@@ -197,6 +197,18 @@ TEST_F(connection_fixture, ARequestIsHandedToTheAppWithItsHeadCopied) {
   EXPECT_EQ(s->head().headers[0].value, "example");
 }
 
+TEST_F(connection_fixture, AnAbsoluteFormAuthorityIsCopiedWithTheHead) {
+  open();
+  send("GET http://evil.example/abs HTTP/1.1\r\nHost: good.example\r\n\r\n");
+  ASSERT_EQ(host.submitted.size(), 1u);
+  h::stream* s = last();
+  host.shared.bytes.clear();
+  std::memset(host.shared.bytes.prepare(4096), 'Z', 4096);
+  EXPECT_EQ(s->head().authority, "evil.example");
+  EXPECT_EQ(s->head().headers[0].value, "evil.example");
+  EXPECT_EQ(s->head().path, "/abs");
+}
+
 TEST_F(connection_fixture, TheAnswerIsWrittenWhenTheAppFinishes) {
   open();
   send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
