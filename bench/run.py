@@ -6,6 +6,7 @@ Usage: python bench/run.py --suite default [--out DIR] [--no-render]
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import time
 from pathlib import Path
@@ -28,6 +29,10 @@ def main(argv=None) -> int:
                              "(for multi-thread shapes), and wrk shares them")
     parser.add_argument("--syscalls", action="store_true", help="also count syscalls per request (strace -c)")
     args = parser.parse_args(argv)
+    # Thousands of connections (the idle-memory suite) need descriptors; the
+    # servers started from here inherit the limit.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     settings = suites.suite(args.suite)
     if args.cores == 2:
         settings.server_cpus = settings.client_cpus = "0,1"

@@ -23,6 +23,9 @@ class Workload:
     asgi: str | None = None
     method: str = "GET"
     request_body_size: int = 0
+    # Requests kept in flight beside the measured load (the mixed workload's
+    # slow view); how many is the suite's `background` level.
+    background_path: str | None = None
 
     def expected_body(self) -> bytes | None:
         if self.request_body_size:
@@ -39,4 +42,7 @@ WORKLOADS = {w.name: w for w in (
     Workload("64k", "/64k", 200, BLOB, wsgi="apps.payload.app:application", asgi="apps.payload.asgi:app"),
     Workload("post-1m", "/echo", 200, None, wsgi="apps.payload.app:application", asgi="apps.payload.asgi:app",
              method="POST", request_body_size=1024 * 1024),
+    Workload("busy", "/busy?ms=0.3", 200, b"busy", wsgi="apps.probe.app:application"),
+    Workload("django-mixed", "/hello", 200, b"Hello, World!", wsgi="apps.django_wsgi.app:application",
+             background_path="/slow?ms=200"),
 )}

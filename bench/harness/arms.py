@@ -43,6 +43,9 @@ class Arm:
     packages: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
     describe: str = ""
+    # Measured from a fresh start: no verification request and no warm-up
+    # before the load (the server is verified after it instead).
+    cold: bool = False
 
     def serves(self, workload: Workload) -> bool:
         if self.interface == "any":
@@ -139,6 +142,25 @@ def _gunicorn(*extra: str) -> Callable[[int, Workload], list[str]]:
 ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("baton-inline", "baton", "wsgi", _baton(),
         describe="baton, one process, the app run on the loop thread"),
+    Arm("baton-inline-cold", "baton", "wsgi", _baton(), cold=True,
+        describe="baton inline, loaded straight after start (no verification request, no warm-up)"),
+    Arm("baton-pool-1", "baton", "wsgi", _baton("--blocking-threads", "1"),
+        describe="baton, the loop detached from the GIL, 1 pool thread"),
+    Arm("baton-pool-1-cold", "baton", "wsgi", _baton("--blocking-threads", "1"), cold=True,
+        describe="baton pool of 1, loaded straight after start"),
+    Arm("baton-pool-4", "baton", "wsgi", _baton("--blocking-threads", "4"),
+        describe="baton, the loop detached from the GIL, 4 pool threads (turn barrier on)"),
+    Arm("baton-pool-4-noturn", "baton", "wsgi", _baton("--blocking-threads", "4"), env={"BATON_POOL_TURN": "0"},
+        describe="A/B: baton pool of 4 without the turn barrier (BATON_POOL_TURN=0)"),
+    Arm("baton-pool-1-attached", "baton", "wsgi", _baton("--blocking-threads", "1"),
+        env={"BATON_LOOP_ATTACHED": "1"},
+        describe="A/B: baton pool of 1 with the loop taking the GIL every pass (BATON_LOOP_ATTACHED=1)"),
+    Arm("baton-pool-4-attached", "baton", "wsgi", _baton("--blocking-threads", "4"),
+        env={"BATON_LOOP_ATTACHED": "1"},
+        describe="A/B: baton pool of 4 with the loop taking the GIL every pass (BATON_LOOP_ATTACHED=1)"),
+    Arm("baton-pool-4-fallback", "baton", "wsgi", _baton("--blocking-threads", "4"),
+        env={"BATON_POOL_FALLBACK": "inline"},
+        describe="A/B: baton pool of 4, requests run inline on the loop thread when all are busy"),
     Arm("baton-native", "baton", "any", lambda port, w: [str(VENV_BIN / "baton"), "--native-hello", "--port",
                                                            str(port), "--log-level", "warning", "--backlog", "4096"],
         describe="baton's native hello route: the same C++ path, no Python"),
@@ -159,6 +181,9 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("uvicorn-uvloop", "peer", "asgi", _uvicorn("uvloop", "httptools"),
         packages=("python3-uvicorn", "python3-uvloop", "python3-httptools"),
         describe="uvicorn, uvloop, httptools parser"),
+    Arm("uvicorn-uvloop-cold", "peer", "asgi", _uvicorn("uvloop", "httptools"), cold=True,
+        packages=("python3-uvicorn", "python3-uvloop", "python3-httptools"),
+        describe="uvicorn with uvloop and httptools, loaded straight after start"),
     Arm("hypercorn", "peer", "asgi", _hypercorn, packages=("python3-hypercorn",),
         describe="hypercorn (asyncio), 1 worker"),
     Arm("daphne", "peer", "asgi", _daphne, packages=("python3-daphne",), describe="daphne (Twisted)"),

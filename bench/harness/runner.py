@@ -12,6 +12,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,12 @@ class Settings:
     syscalls: bool = False  # also count syscalls per request (strace -c, a separate short run)
     per_workload_connections: dict = field(default_factory=dict)
     per_workload_arms: dict = field(default_factory=dict)
+    # Requests to the workload's background_path kept in flight beside the
+    # load, one configuration per level (the mixed workload: 0, 1, 2).
+    background: list = field(default_factory=lambda: [0])
+    # >0: instead of a load, open this many idle keep-alive connections and
+    # report the server's memory per connection.
+    idle_connections: int = 0
 
 
 def free_port() -> int:
@@ -106,11 +113,50 @@ def start(arm: Arm, w: Workload, settings: Settings, log_path: Path) -> tuple[su
     log.close()
     try:
         wait_ready(port, proc)
-        verify(port, w)
+        if not arm.cold:
+            verify(port, w)
     except Exception:
         stop(proc)
         raise
     return proc, port, command
+
+
+class Background:
+    """Keeps `level` requests to `path` in flight, each on its own keep-alive
+    connection, until stopped; counts them and their worst latency."""
+
+    def __init__(self, port: int, path: str, level: int):
+        self.port, self.path, self.level = port, path, level
+        self.stopping = threading.Event()
+        self.threads = [threading.Thread(target=self._loop, daemon=True) for _ in range(level)]
+        self.completed = 0
+        self.max_us = 0
+
+    def _loop(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        while not self.stopping.is_set():
+            t0 = time.monotonic()
+            try:
+                conn.request("GET", self.path)
+                conn.getresponse().read()
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                continue
+            self.completed += 1
+            self.max_us = max(self.max_us, int((time.monotonic() - t0) * 1e6))
+        conn.close()
+
+    def __enter__(self):
+        for t in self.threads:
+            t.start()
+        time.sleep(0.05 if self.level else 0)  # the slow requests are in flight before the load starts
+        return self
+
+    def __exit__(self, *exc):
+        self.stopping.set()
+        for t in self.threads:
+            t.join(35)
 
 
 def stop(proc: subprocess.Popen) -> None:
@@ -149,16 +195,61 @@ def count_syscalls(settings: Settings, port: int, pid: int, w: Workload, connect
             "total_per_request": round(sum(calls.values()) / requests, 3)}
 
 
-def measure(arm: Arm, w: Workload, connections: int, settings: Settings, log_path: Path) -> dict:
+def measure_idle_memory(arm: Arm, w: Workload, count: int, settings: Settings, log_path: Path) -> dict:
+    """RSS before and after `count` keep-alive connections that each made one
+    request and then sit idle: the memory an idle connection costs."""
     proc, port, command = start(arm, w, settings, log_path)
+    sockets = []
     try:
-        wrk(settings, port, w, connections, settings.warmup)
+        request = f"GET {w.path} HTTP/1.1\r\nHost: bench\r\n\r\n".encode()
+        # One request on a first connection brings in whatever the first
+        # request allocates, so it is not counted against the idle ones.
+        warm = socket.create_connection(("127.0.0.1", port))
+        warm.sendall(request)
+        warm.recv(65536)
+        time.sleep(1.5)
         pids = procs.tree(proc.pid)
-        rss_start, _ = procs.rss_kib(pids)
-        sampler = procs.CpuSampler(proc.pid)
-        sampler.start()
-        summary, client_cpu = wrk(settings, port, w, connections, settings.duration)
-        sampler.stop()
+        rss_before, _ = procs.rss_kib(pids)
+        for _ in range(count):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(request)
+            sockets.append(s)
+        for s in sockets:
+            s.settimeout(10)
+            s.recv(65536)
+        # Past the server's idle trimming (baton frees idle buffers each second).
+        time.sleep(2.5)
+        rss_after, _ = procs.rss_kib(procs.tree(proc.pid))
+    finally:
+        for s in sockets:
+            s.close()
+        stop(proc)
+    per_connection = (rss_after - rss_before) * 1024 / count
+    return {"arm": arm.name, "workload": w.name, "connections": count, "command": command, "idle_memory": {
+        "rss_before_kib": rss_before, "rss_after_kib": rss_after,
+        "bytes_per_connection": round(per_connection)}}
+
+
+def measure(arm: Arm, w: Workload, connections: int, settings: Settings, log_path: Path,
+            background: int = 0) -> dict:
+    if settings.idle_connections:
+        return measure_idle_memory(arm, w, settings.idle_connections, settings, log_path)
+    proc, port, command = start(arm, w, settings, log_path)
+    background_stats = None
+    try:
+        with Background(port, w.background_path or w.path, background if w.background_path else 0) as slow:
+            if not arm.cold:
+                wrk(settings, port, w, connections, settings.warmup)
+            pids = procs.tree(proc.pid)
+            rss_start, _ = procs.rss_kib(pids)
+            sampler = procs.CpuSampler(proc.pid)
+            sampler.start()
+            summary, client_cpu = wrk(settings, port, w, connections, settings.duration)
+            sampler.stop()
+        if slow.level:
+            background_stats = {"in_flight": slow.level, "completed": slow.completed, "max_us": slow.max_us}
+        if arm.cold:
+            verify(port, w)
         pids = procs.tree(proc.pid)
         rss_end, rss_peak = procs.rss_kib(pids)
         syscalls = count_syscalls(settings, port, proc.pid, w, connections) if settings.syscalls else None
@@ -186,6 +277,7 @@ def measure(arm: Arm, w: Workload, connections: int, settings: Settings, log_pat
         "client": {"cpu_fraction": round(client_cpu / seconds, 3), "bound": client_cpu / seconds >= 0.95},
         "rss_kib": {"start": rss_start, "end": rss_end, "peak": rss_peak, "growth": rss_end - rss_start},
         "syscalls": syscalls,
+        "background": background, "background_requests": background_stats,
         "samples": [{"t": round(t - sampler.samples[0][0], 3),
                      "ticks": {f"{pid}/{tid}": ticks for (pid, tid), (_, ticks) in snapshot.items()}}
                     for t, snapshot in sampler.samples],
@@ -234,14 +326,15 @@ WORKLOAD_PACKAGES = ("python3", "python3-flask", "python3-werkzeug", "python3-dj
 def summarize(runs: list[dict]) -> list[dict]:
     groups: dict[tuple, list[dict]] = {}
     for r in runs:
-        if "error" not in r:
-            groups.setdefault((r["workload"], r["connections"], r["arm"]), []).append(r)
+        if "error" not in r and "idle_memory" not in r:
+            groups.setdefault((r["workload"], r["connections"], r.get("background", 0), r["arm"]), []).append(r)
     rows = []
-    for (workload, connections, arm), rs in groups.items():
+    for (workload, connections, background, arm), rs in groups.items():
         rps = sorted(r["rps"] for r in rs)
         median_run = sorted(rs, key=lambda r: r["rps"])[len(rs) // 2]
         rows.append({
-            "workload": workload, "connections": connections, "arm": arm, "rounds": len(rs),
+            "workload": workload, "connections": connections, "background": background, "arm": arm,
+            "rounds": len(rs),
             "rps_median": statistics.median(rps), "rps_min": rps[0], "rps_max": rps[-1],
             "p50_us": statistics.median(r["latency_us"]["p50"] for r in rs),
             "p90_us": statistics.median(r["latency_us"]["p90"] for r in rs),
@@ -258,6 +351,10 @@ def summarize(runs: list[dict]) -> list[dict]:
             "rss_growth_kib": statistics.median(r["rss_kib"]["growth"] for r in rs),
             "syscalls_per_request": next((r["syscalls"] for r in rs if r.get("syscalls")), None),
         })
+    for r in runs:
+        if "idle_memory" in r:
+            rows.append({"workload": r["workload"], "connections": r["connections"], "arm": r["arm"],
+                         "idle_memory": r["idle_memory"]})
     return rows
 
 
@@ -271,10 +368,12 @@ def run(settings: Settings, out_dir: Path, progress=print) -> dict:
         w = WORKLOADS[wname]
         names = settings.per_workload_arms.get(wname)
         serving = [a for a in arms if a.serves(w) and (names is None or a.name in names)]
+        levels = settings.background if w.background_path else [0]
         for connections in settings.per_workload_connections.get(wname, settings.connections):
-            for round_index in range(settings.rounds):
-                order = serving if round_index % 2 == 0 else list(reversed(serving))
-                plan += [(w, connections, round_index, a) for a in order]
+            for background in levels:
+                for round_index in range(settings.rounds):
+                    order = serving if round_index % 2 == 0 else list(reversed(serving))
+                    plan += [(w, connections, background, round_index, a) for a in order]
     per_run = settings.warmup + settings.duration + 1.5
     artifact = {
         "schema": SCHEMA, "suite": settings.suite, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -283,16 +382,22 @@ def run(settings: Settings, out_dir: Path, progress=print) -> dict:
         "skipped_arms": skipped, "runs": [],
     }
     started = time.monotonic()
-    for i, (w, connections, round_index, arm) in enumerate(plan):
+    for i, (w, connections, background, round_index, arm) in enumerate(plan):
         left = (len(plan) - i) * per_run
-        progress(f"[{i + 1}/{len(plan)}] {w.name} c{connections} round {round_index + 1}/{settings.rounds} "
+        slow = f" +{background} slow" if background else ""
+        progress(f"[{i + 1}/{len(plan)}] {w.name} c{connections}{slow} round {round_index + 1}/{settings.rounds} "
                  f"{arm.name} (about {int(left // 60)}m{int(left % 60):02d}s left)")
         try:
-            result = measure(arm, w, connections, settings, out_dir / f"{arm.name}.log")
+            result = measure(arm, w, connections, settings, out_dir / f"{arm.name}.log", background)
         except Exception as error:  # a broken arm is reported, not fatal
             result = {"arm": arm.name, "workload": w.name, "connections": connections, "error": str(error)}
             progress(f"    {arm.name} failed: {error}")
         else:
+            if "idle_memory" in result:
+                progress(f"    {result['idle_memory']['bytes_per_connection']} bytes per idle connection")
+                result["round"] = round_index
+                artifact["runs"].append(result)
+                continue
             progress(f"    {result['rps']:.0f} rps, p99 {result['latency_us']['p99']} us, "
                      f"{result['cpu']['total_us_per_request']} us CPU/req, busiest thread "
                      f"{result['cpu']['bound_thread']['name'] if result['cpu']['bound_thread'] else '-'} "

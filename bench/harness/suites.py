@@ -9,6 +9,11 @@ from bench.harness.runner import Settings
 WSGI_PEERS = ["uwsgi-http", "uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-1", "waitress-4"]
 ASGI_PEERS = ["uvicorn-h11", "uvicorn-uvloop", "hypercorn", "daphne"]
 BATON = ["baton-inline", "baton-native"]
+BATON_SHAPES = ["baton-inline", "baton-pool-1", "baton-pool-4"]
+# One binary, one environment variable each: what the detached loop, the
+# turn barrier and the queue (rather than the inline fallback) buy.
+BATON_AB = ["baton-pool-4-noturn", "baton-pool-1-attached", "baton-pool-4-attached", "baton-pool-4-fallback"]
+WSGI_APP_PEERS = ["uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-4"]
 CEILINGS = ["nginx", "floor-c"]
 APP_ARMS = ["baton-inline", "uwsgi-http11", "gunicorn-gthread", "waitress-4", "uvicorn-uvloop", "uvicorn-h11"]
 
@@ -39,7 +44,35 @@ def suite(name: str) -> Settings:
     if name == "quick":
         return Settings("quick", ["baton-inline", "baton-native", "gunicorn-gthread", "floor-c"], ["hello"], [16],
                         rounds=2, duration=3, warmup=1)
+    if name == "pool":
+        # The pool shape beside inline, its A/B arms and the WSGI peers, on the
+        # bare hello, Flask and Django (run at --cores 1 and --cores 2).
+        return Settings("pool", BATON_SHAPES + BATON_AB + WSGI_APP_PEERS, ["hello", "flask-json", "django"],
+                        [16, 64], rounds=3, duration=4, warmup=1)
+    if name == "pool-fairness":
+        # The probe for the turn barrier: 16 connections on a view that holds
+        # the GIL for 0.3 ms, 4 pool threads. With the barrier p99 stays in
+        # single-digit milliseconds; without it the same run must convoy.
+        return Settings("pool-fairness", ["baton-pool-4", "baton-pool-4-noturn"], ["busy"], [16], rounds=3,
+                        duration=6, warmup=1, server_cpus="0,1", client_cpus="0,1")
+    if name == "django-mixed":
+        # 16 connections on Django's fast view while 0, 1 and 2 requests to a
+        # 200 ms view are kept in flight: what a slow view costs the fast ones.
+        return Settings("django-mixed", ["baton-inline", "baton-pool-4", "baton-pool-4-noturn", "gunicorn-gthread",
+                                         "waitress-4"], ["django-mixed"], [16], background=[0, 1, 2], rounds=2,
+                        duration=5, warmup=1, server_cpus="0,1", client_cpus="0,1")
+    if name == "post-echo":
+        # The 1 MiB POST echo warm (after a verification request and a warm-up)
+        # and cold (loaded straight after start).
+        return Settings("post-echo", ["baton-inline", "baton-inline-cold", "baton-pool-1", "baton-pool-1-cold",
+                                      "uvicorn-uvloop", "uvicorn-uvloop-cold"], ["post-1m"], [16], rounds=3,
+                        duration=4, warmup=1)
+    if name == "idle-memory":
+        # What 5 000 idle keep-alive connections cost each server, per connection.
+        return Settings("idle-memory", ["baton-inline", "baton-pool-4", "uvicorn-uvloop", "gunicorn-gthread"],
+                        ["hello"], [5000], rounds=1, duration=1, warmup=0, idle_connections=5000)
     if name == "dry":
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
-    raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, dry")
+    raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
+                     "django-mixed, post-echo, idle-memory, dry")

@@ -403,6 +403,11 @@ void connection::flush_output() {
       start_lingering();
       return;
     }
+    // Between requests a connection owns no buffers: the next response's
+    // (small) buffer comes back from the allocator's cache, and thousands of
+    // idle keep-alive connections cost only their own few hundred bytes.
+    if (in_.empty()) in_ = byte_buffer();
+    out_.release_memory();
   }
   update_interest();
   update_timer();
@@ -426,10 +431,15 @@ void connection::start_lingering() {
   context_.host.connection_lingering(this);
 }
 
-void connection::release_idle_memory() {
-  if (state_ != state::reading || current_ != nullptr || write_blocked_) return;
-  if (in_.empty()) in_ = byte_buffer();
-  if (out_.empty()) out_.release_memory();
+size_t connection::release_idle_memory() {
+  if (state_ != state::reading || current_ != nullptr || write_blocked_) return 0;
+  size_t freed = 0;
+  if (in_.empty()) {
+    freed += in_.capacity();
+    in_ = byte_buffer();
+  }
+  if (out_.empty()) freed += out_.release_memory();
+  return freed;
 }
 
 // --- interest and deadlines ----------------------------------------------------

@@ -149,8 +149,9 @@ class connection final : public loop::io_handler, public loop::timer_handler {
   void send_continue();
 
  public:
-  // Frees buffers of a connection waiting for its next request.
-  void release_idle_memory();
+  // Frees the buffers of a connection waiting for its next request;
+  // returns the bytes of storage freed.
+  size_t release_idle_memory();
 
  private:
 

@@ -106,10 +106,13 @@ void output_queue::clear() {
   first_ = 0;
 }
 
-void output_queue::release_memory() {
+size_t output_queue::release_memory() {
   clear();
+  size_t freed = segments_.capacity() * sizeof(segment);
+  for (const segment& s : segments_) freed += s.bytes.capacity();
   std::vector<segment>().swap(segments_);
   first_ = 0;
+  return freed;
 }
 
 output_queue::flush_result output_queue::flush(transport& out) {

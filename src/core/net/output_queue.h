@@ -50,8 +50,8 @@ class output_queue {
   }
   // Drops everything queued, closing queued file descriptors.
   void clear();
-  // clear(), and frees the storage too.
-  void release_memory();
+  // clear(), and frees the storage too; returns the bytes of storage freed.
+  size_t release_memory();
 
  private:
   struct segment {

@@ -7,6 +7,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <malloc.h>
+
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -17,6 +19,8 @@ namespace baton::server {
 namespace {
 constexpr int accept_pause_ms = 100;
 constexpr int trim_interval_ms = 1000;
+// Freeing this much in one trim pass is worth a malloc_trim.
+constexpr size_t trim_release_bytes = 1u << 20;
 // Streams kept for reuse; more than this many idle ones are freed.
 constexpr size_t max_free_streams = 1024;
 }  // namespace
@@ -337,8 +341,20 @@ void server::after_pass() {
   if (drained()) loop_.stop();
 }
 
+// Once a second: connections waiting for a request give back their
+// buffers. Freed memory stays resident while the heap around it is in use,
+// so after a large release the allocator is asked to return the free pages
+// too (what makes an idle connection cost its few hundred bytes of state).
 void server::idle_trim::on_timer() {
-  for (http1::connection* c = owner->live_; c != nullptr; c = c->next) c->release_idle_memory();
+  size_t freed = 0;
+  for (http1::connection* c = owner->live_; c != nullptr; c = c->next) freed += c->release_idle_memory();
+  while (owner->free_streams_.size() > owner->streams_kept_when_idle()) {
+    delete owner->free_streams_.back();
+    owner->free_streams_.pop_back();
+    --owner->streams_allocated_;
+    freed += sizeof(http1::stream);
+  }
+  if (freed >= trim_release_bytes) malloc_trim(0);
   owner->loop_.arm(owner->trim_timer_, owner->loop_.now_ms() + trim_interval_ms);
 }
 

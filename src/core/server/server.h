@@ -110,6 +110,9 @@ class server final : private loop::io_handler,
   void stream_news(http1::stream* s) override;
   void recycle(http1::stream* s) override;
 
+  // Streams the free list keeps across an idle second: enough for the
+  // requests in flight at once lately, not the peak of a burst long gone.
+  size_t streams_kept_when_idle() const { return 64; }
   void accept_from(listener_watch& l);
   void pause_accepting();
   void resume_accepting();

@@ -1,5 +1,9 @@
 #include "core/server/thread_pool.h"
 
+#include <pthread.h>
+
+#include <string>
+
 namespace baton::server {
 namespace {
 thread_local stream_waiter* this_thread_waiter = nullptr;
@@ -67,6 +71,9 @@ void thread_pool::worker::wait(http1::stream&, uint64_t token) {
 }
 
 void thread_pool::worker::run() {
+  // Named so per-thread CPU figures (and top -H) tell the pool from the loop.
+  std::string name = "baton-pool-" + std::to_string(index);
+  pthread_setname_np(pthread_self(), name.c_str());
   thread_pool_hooks& hooks = owner.hooks_;
   this_thread_waiter = this;
   hooks.thread_started(index);

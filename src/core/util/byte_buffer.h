@@ -70,7 +70,10 @@ class byte_buffer {
       end_ = live;
       return;
     }
-    size_t want = capacity_ == 0 ? 4096 : capacity_ * 2;
+    // A first allocation fits what is asked (at least 512 bytes): a small
+    // response then lives in a chunk the allocator recycles per thread, and
+    // a buffer asked for a large read gets exactly that.
+    size_t want = capacity_ == 0 ? (n < 512 ? 512 : (n + 63) & ~size_t{63}) : capacity_ * 2;
     while (want - live < n) want *= 2;
     char* fresh = static_cast<char*>(std::malloc(want));
     if (fresh == nullptr) throw std::bad_alloc();
