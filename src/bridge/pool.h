@@ -21,6 +21,7 @@ class python_pool_hooks final : public server::thread_pool_hooks {
   void detach() override;
   void attach() override;
   bool hand_over_due() override;
+  bool may_spin_attached() override { return !barrier_.someone_waiting(); }
   const turn_barrier& barrier() const { return barrier_; }
 
  private:

@@ -13,10 +13,6 @@ int64_t turn_barrier::now_ns() {
 }
 
 void turn_barrier::attach(PyThreadState* state) {
-  if (!enabled_) {
-    PyEval_RestoreThread(state);
-    return;
-  }
   waiting_.fetch_add(1, std::memory_order_relaxed);
   PyEval_RestoreThread(state);
   waiting_.fetch_sub(1, std::memory_order_relaxed);

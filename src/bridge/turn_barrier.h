@@ -44,6 +44,10 @@ class turn_barrier {
   bool due(int64_t held_ns) const {
     return enabled_ && held_ns >= slice_ns && waiting_.load(std::memory_order_relaxed) > 0;
   }
+  // Whether some thread is inside its attach, waiting for the GIL. Counted
+  // whether or not the barrier is enabled (a thread never spins holding the
+  // GIL while another waits for it).
+  bool someone_waiting() const { return waiting_.load(std::memory_order_relaxed) > 0; }
 
   // Monotonic nanoseconds (the clock the slice is measured with).
   static int64_t now_ns();

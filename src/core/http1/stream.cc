@@ -103,7 +103,7 @@ void stream::wake_app() {
 void stream::deliver_body(const char* data, size_t length, bool last) {
   if (length > 0) {
     in_buffered_.fetch_add(length, std::memory_order_acq_rel);
-    std::lock_guard<std::mutex> guard(lock_);
+    shared_guard guard(*this);
     shared_in_.append(data, length);
     if (last) state_.fetch_or(k_body_end, std::memory_order_acq_rel);
   } else if (last) {
@@ -137,7 +137,7 @@ bool stream::pause_reading() {
 
 uint64_t stream::take_output(net::output_queue& dest) {
   uint64_t moved = published_.exchange(0, std::memory_order_acq_rel);
-  std::lock_guard<std::mutex> guard(lock_);
+  shared_guard guard(*this);
   dest.take_from(shared_out_);
   return moved;
 }
@@ -177,7 +177,7 @@ stream::read_status stream::try_read(std::string_view& out) {
   if (app_in_.empty()) {
     uint32_t flags;
     {
-      std::lock_guard<std::mutex> guard(lock_);
+      shared_guard guard(*this);
       if (!shared_in_.empty()) std::swap(app_in_, shared_in_);
       flags = state_.load(std::memory_order_acquire);
     }
@@ -368,7 +368,7 @@ void stream::publish() {
     return;
   }
   {
-    std::lock_guard<std::mutex> guard(lock_);
+    shared_guard guard(*this);
     shared_out_.take_from(app_out_);
   }
   published_.fetch_add(bytes, std::memory_order_acq_rel);

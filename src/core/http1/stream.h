@@ -6,7 +6,7 @@
 //
 // Threads. Methods under "app side" are called by one app-side thread at a
 // time; those under "loop side" only on the loop thread. The two sides meet
-// in a few fields guarded by a mutex (the published output and the body
+// in a few fields guarded by a small lock (the published output and the body
 // bytes in transit) and in one atomic word of flags. Neither side ever
 // waits for the other inside a stream method: every app-side call that
 // cannot complete returns `pending`, and the app waits through its own
@@ -31,7 +31,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <string_view>
 #include <vector>
 
@@ -39,6 +38,7 @@
 #include "core/http1/parser.h"
 #include "core/net/output_queue.h"
 #include "core/util/byte_buffer.h"
+#include "core/util/spin_lock.h"
 
 namespace baton::loop {
 class event_loop;
@@ -222,6 +222,23 @@ class stream final : public handoff::notice_link {
   static constexpr uint32_t k_wants_credit = 1u << 7;
   static constexpr uint32_t k_flush = 1u << 8;
 
+  // Held while touching what both sides share. A direct stream's two sides
+  // are one thread, so it takes no lock at all.
+  class shared_guard {
+   public:
+    explicit shared_guard(stream& s) : lock_(s.direct_ ? nullptr : &s.lock_) {
+      if (lock_ != nullptr) lock_->lock();
+    }
+    ~shared_guard() {
+      if (lock_ != nullptr) lock_->unlock();
+    }
+    shared_guard(const shared_guard&) = delete;
+    shared_guard& operator=(const shared_guard&) = delete;
+
+   private:
+    util::spin_lock* lock_;
+  };
+
   void wake_app();
   // Tells the loop the stream has news. Direct streams tell the owner only
   // when `urgent` (the inline dispatcher looks at the stream after the app
@@ -249,7 +266,7 @@ class stream final : public handoff::notice_link {
 
   // Body in transit: the loop appends to shared_in_; the app swaps it with
   // its own app_in_ when that runs dry.
-  std::mutex lock_;
+  util::spin_lock lock_;
   byte_buffer shared_in_;     // guarded by lock_
   net::output_queue shared_out_;  // guarded by lock_
   byte_buffer app_in_;        // app side only

@@ -1,5 +1,7 @@
 #include "core/loop/event_loop.h"
 
+#include "core/handoff/parker.h"
+
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -147,6 +149,41 @@ void event_loop::drain_inbox() {
   if (list != nullptr && inbox_handler_ != nullptr) inbox_handler_->on_notices(list);
 }
 
+bool event_loop::spin_for_inbox() {
+  if (park_spin_us_ == 0) {
+    if (park_spin_rest_ > 0) {
+      --park_spin_rest_;
+      return false;
+    }
+    park_spin_us_ = 1;
+  }
+  if (park_spin_us_ > park_spin_max_us_) park_spin_us_ = park_spin_max_us_;
+  bool found = poll_inbox(park_spin_us_);
+  if (found) {
+    park_spin_us_ = park_spin_us_ * 2 < park_spin_max_us_ ? park_spin_us_ * 2 : park_spin_max_us_;
+  } else {
+    park_spin_us_ /= 2;
+    if (park_spin_us_ == 0) park_spin_rest_ = 64;
+  }
+  return found;
+}
+
+bool event_loop::poll_inbox(int microseconds) const {
+  timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  int64_t limit_ns = static_cast<int64_t>(microseconds) * 1000;
+  while (true) {
+    for (int i = 0; i < 32; ++i) {
+      if (inbox_pending()) return true;
+      handoff::cpu_relax();
+    }
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int64_t spent = (now.tv_sec - start.tv_sec) * 1000000000 + (now.tv_nsec - start.tv_nsec);
+    if (spent >= limit_ns) return inbox_pending();
+  }
+}
+
 void event_loop::update_clock() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -167,6 +204,7 @@ void event_loop::run_once(int max_wait_ms) {
     int until = next_timeout_ms();
     if (until >= 0 && (timeout < 0 || until < timeout)) timeout = until;
   }
+  if (timeout != 0 && park_spin_max_us_ > 0 && spin_for_inbox()) timeout = 0;
   if (timeout != 0) {
     if (before_park_ != nullptr) before_park_(before_park_context_);
     // Parked from here: a poster that sees this writes the eventfd. The

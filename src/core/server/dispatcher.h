@@ -29,6 +29,10 @@ class dispatcher {
   // Loop thread: the done notice of a stream this dispatcher started on
   // another thread has arrived.
   virtual void finished(http1::stream*) {}
+  // Loop thread: whether streams it started are still running on other
+  // threads (their done notices are due: the loop spins briefly for them
+  // before it parks).
+  virtual bool expects_completions() const { return false; }
 
  protected:
   ~dispatcher() = default;

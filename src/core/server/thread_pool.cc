@@ -1,22 +1,43 @@
 #include "core/server/thread_pool.h"
 
 #include <pthread.h>
+#include <sched.h>
+
+#include <ctime>
 
 #include <string>
 
 namespace baton::server {
 namespace {
 thread_local stream_waiter* this_thread_waiter = nullptr;
+// How long a worker that finished a job waits for the next one before it
+// lets go of the GIL: about the loop's turnaround for a done notice.
+constexpr int64_t attached_spin_ns = 20000;
 }  // namespace
+
+int available_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return CPU_COUNT(&set);
+}
 
 stream_waiter* thread_pool::current_waiter() { return this_thread_waiter; }
 
 thread_pool::thread_pool(request_handler& handler, thread_pool_hooks& hooks, int threads, dispatcher* fallback)
     : handler_(handler), hooks_(hooks), fallback_(fallback) {
-  for (int i = 0; i < threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i));
+  depth_ = threads == 1 ? 64 : 1;
+  for (int i = 0; i < threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i, depth_));
+  in_flight_.assign(static_cast<size_t>(threads), 0);
   // LIFO: the thread that went idle last is the likeliest to be still
   // spinning, and to take the next job without a futex wake.
   for (int i = threads - 1; i >= 0; --i) idle_.push_back(i);
+  // On one CPU a spinning worker only delays the thread it waits for.
+  if (available_cpus() < 2) {
+    backoff_ = handoff::backoff{0, 0};
+    spin_loop_ = false;
+    spin_attached_ = false;
+  }
 }
 
 thread_pool::~thread_pool() {
@@ -51,23 +72,45 @@ uint64_t thread_pool::job_wakes() const {
 bool thread_pool::try_start(http1::stream* s) {
   if (idle_.empty()) return fallback_ != nullptr && fallback_->try_start(s);
   int index = idle_.back();
-  idle_.pop_back();
+  size_t slot = static_cast<size_t>(index);
   s->worker = index;
-  worker& w = *workers_[static_cast<size_t>(index)];
-  // An idle worker has an empty ring, so this push cannot fail.
+  worker& w = *workers_[slot];
+  // A worker on the idle list has room in its ring, so this cannot fail.
   w.jobs.try_push(s);
+  if (++in_flight_[slot] == depth_) idle_.pop_back();
+  ++jobs_in_flight_;
   w.parker.notify();
   return true;
 }
 
 void thread_pool::finished(http1::stream* s) {
-  if (s->worker >= 0) idle_.push_back(s->worker);
+  if (s->worker < 0) return;
+  size_t slot = static_cast<size_t>(s->worker);
+  --jobs_in_flight_;
+  if (in_flight_[slot]-- == depth_) idle_.push_back(s->worker);
 }
 
 void thread_pool::worker::wait(http1::stream&, uint64_t token) {
   owner.hooks_.detach();
   parker.wait(token);
   owner.hooks_.attach();
+}
+
+// Polls the ring for a few microseconds, still attached, as long as no
+// other thread waits for what this one holds.
+http1::stream* thread_pool::worker::spin_for_job() {
+  timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  while (true) {
+    for (int i = 0; i < 32; ++i) {
+      if (http1::stream* s = jobs.try_pop()) return s;
+      handoff::cpu_relax();
+    }
+    if (owner.stopping_.load(std::memory_order_relaxed) || !owner.hooks_.may_spin_attached()) return nullptr;
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if ((now.tv_sec - start.tv_sec) * 1000000000 + (now.tv_nsec - start.tv_nsec) >= attached_spin_ns) return nullptr;
+  }
 }
 
 void thread_pool::worker::run() {
@@ -79,12 +122,14 @@ void thread_pool::worker::run() {
   hooks.thread_started(index);
   while (true) {
     http1::stream* s = jobs.try_pop();
+    if (s == nullptr && owner.spin_attached_ && hooks.may_spin_attached()) s = spin_for_job();
     if (s == nullptr || hooks.hand_over_due()) {
       hooks.detach();
       if (s == nullptr) {
-        handoff::park_until(parker, [&] {
-          return (s = jobs.try_pop()) != nullptr || owner.stopping_.load(std::memory_order_acquire);
-        });
+        handoff::park_until(
+            parker,
+            [&] { return (s = jobs.try_pop()) != nullptr || owner.stopping_.load(std::memory_order_acquire); },
+            owner.backoff_);
       }
       hooks.attach();
       if (s == nullptr) break;  // stopping, and nothing left to run
