@@ -20,7 +20,7 @@ BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn python3-waitress pyth
 
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
-.PHONY: all deps bench-deps build serve test unit asan tsan pytest bench lint clean
+.PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean
 
 all: build
 
@@ -76,13 +76,36 @@ tsan: build/tsan/build.ninja tests/conformance/corpus.txt
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 meson test -C build/tsan --print-errorlogs
 	@$(PYTHON) tools/test_summary.py build/tsan/meson-logs/testlog.json tsan
 
+build/py-asan/build.ninja: | .stamp-deps
+	meson setup build/py-asan -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debugoptimized
+
+# The bridge under AddressSanitizer and UBSan, in real server processes: the
+# extension built instrumented, imported ahead of the installed one, the
+# sanitizer runtimes preloaded into the interpreter, and Python's own
+# allocator turned off so a Python object freed too early is caught too.
+# Any report fails the target, even one from a process a test did not watch.
+ASAN_PYTEST_SUITES := tests/integration/test_wsgi.py tests/integration/test_http.py \
+	tests/integration/test_streams.py tests/integration/test_robustness.py tests/integration/test_http_rules.py
+asan-pytest: build build/py-asan/build.ninja
+	ninja -C build/py-asan
+	@rm -rf build/asan-site build/asan-reports && mkdir -p build/asan-site/baton build/asan-reports
+	@cp python/baton/*.py build/asan-site/baton/ && cp build/py-asan/_baton*.so build/asan-site/baton/
+	PYTHONPATH=build/asan-site PYTHONMALLOC=malloc \
+		LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+		ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:log_path=$(CURDIR)/build/asan-reports/asan \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(CURDIR)/build/asan-reports/ubsan \
+		$(VENV_PY) -m pytest $(ASAN_PYTEST_SUITES) -p no:cacheprovider -q
+	@if ls build/asan-reports/* >/dev/null 2>&1; then cat build/asan-reports/*; \
+		echo "asan-pytest: sanitizer reports (above)"; exit 1; fi
+	@echo "asan-pytest: no sanitizer reports"
+
 tests/conformance/corpus.txt: tools/corpus_to_text.py
 	$(PYTHON) tools/corpus_to_text.py $@
 
 pytest: build
 	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench -p no:cacheprovider
 
-test: build unit asan tsan lint pytest fuzz-smoke
+test: build unit asan tsan lint pytest asan-pytest fuzz-smoke
 
 bench: build bench-deps
 	$(VENV_PY) bench/run.py --suite $(SUITE) $(BENCH_ARGS)
