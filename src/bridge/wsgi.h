@@ -41,8 +41,11 @@ bool start_response_reusable(PyObject* start_response);
 // with a Python error set when they are invalid.
 bool wsgi_prepare_head(wsgi_call& call);
 // Sends body bytes, waiting (GIL released) while the output window is full.
-// Returns false when the client is gone.
-bool wsgi_send(wsgi_call& call, const char* data, size_t length);
+// Returns false when the client is gone. `external`: the bytes are not
+// copied; the caller keeps them alive until wsgi_wait_sent() returns.
+bool wsgi_send(wsgi_call& call, const char* data, size_t length, bool external = false);
+// Waits (GIL released) until no external bytes of the call remain queued.
+void wsgi_wait_sent(wsgi_call& call);
 // Hands what is queued to the loop now and waits until the window has room.
 bool wsgi_flush(wsgi_call& call);
 

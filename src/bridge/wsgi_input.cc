@@ -3,8 +3,9 @@
 // there yet, the call waits through the call's waiter with the GIL released.
 //
 // Copies: a read of a length-framed body allocates the result bytes object
-// at its final size and copies each run of the stream's buffer straight
-// into it, so a body byte is copied once in user space on its way in.
+// at its final size and has the loop receive into it, so a body byte that
+// arrives while the app waits for it is never copied in user space (one that
+// arrived before is copied once, out of the stream's buffer).
 #include <cstring>
 #include <string>
 
@@ -73,26 +74,25 @@ int64_t known_remaining(wsgi_call* call) {
 }
 
 // read() / read(n) on a body whose length is known: one allocation at the
-// final size, filled run by run.
+// final size, and the loop receives what has not arrived yet straight into
+// it (the bytes object is not visible to Python until it is returned).
 PyObject* read_known(wsgi_call* call, size_t want) {
   PyObject* result = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(want));
   if (result == nullptr) return nullptr;
-  char* out = PyBytes_AS_STRING(result);
-  size_t filled = 0;
-  while (filled < want) {
+  http1::stream& s = *call->s;
+  if (s.read_into(PyBytes_AS_STRING(result), want)) {
+    server::wait_until(*call->waiter, s, [&] { return !s.target_active(); });
+  }
+  size_t filled = s.target_filled();
+  call->body_consumed += filled;
+  if (filled < want) {
     std::string_view view;
-    read_status state = next_run(call, view);
-    if (state == read_status::error) {
+    if (s.try_read(view) == read_status::error) {
       Py_DECREF(result);
       return raise_body_error(call);
     }
-    if (state == read_status::end) break;
-    size_t take = view.size() < want - filled ? view.size() : want - filled;
-    std::memcpy(out + filled, view.data(), take);
-    consume(call, take);
-    filled += take;
+    if (_PyBytes_Resize(&result, static_cast<Py_ssize_t>(filled)) < 0) return nullptr;
   }
-  if (filled < want && _PyBytes_Resize(&result, static_cast<Py_ssize_t>(filled)) < 0) return nullptr;
   return result;
 }
 

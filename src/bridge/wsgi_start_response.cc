@@ -235,13 +235,17 @@ bool wsgi_prepare_head(wsgi_call& call) {
   return true;
 }
 
-bool wsgi_send(wsgi_call& call, const char* data, size_t length) {
+bool wsgi_send(wsgi_call& call, const char* data, size_t length, bool external) {
   http1::stream::send_status state = http1::stream::send_status::pending;
   server::wait_until(*call.waiter, *call.s, [&] {
-    state = call.s->try_send(data, length);
+    state = external ? call.s->try_send_external(data, length) : call.s->try_send(data, length);
     return state != http1::stream::send_status::pending;
   });
   return state == http1::stream::send_status::accepted;
+}
+
+void wsgi_wait_sent(wsgi_call& call) {
+  server::wait_until(*call.waiter, *call.s, [&] { return call.s->external_sent(); });
 }
 
 bool wsgi_flush(wsgi_call& call) {

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <cstdlib>
 
 #include "core/http1/response.h"
 #include "core/util/log.h"
@@ -16,6 +17,7 @@ namespace {
 
 constexpr size_t shared_read_size = 65536;
 constexpr size_t own_read_size = 16384;
+constexpr size_t direct_read_size = 1024 * 1024;
 constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
 
 }  // namespace
@@ -77,11 +79,57 @@ void connection::on_io(uint32_t events) {
 
 // --- input ------------------------------------------------------------------
 
+// A length-framed body with nothing else waiting in front of it is read
+// straight into the stream: the bytes are copied once in user space on their
+// way in (into the app's bytes object), not also out of a receive buffer.
+bool connection::receive_body_directly() {
+  stream* s = current_;
+  // Where the app has asked for the bytes to go, straight there (no copy at
+  // all in user space); otherwise into the stream's buffer, within the window.
+  size_t target_room = 0;
+  char* target = s->target_space(target_room);
+  size_t want = body_remaining_ < direct_read_size ? static_cast<size_t>(body_remaining_) : direct_read_size;
+  if (target != nullptr) {
+    if (want > target_room) want = target_room;
+  } else {
+    size_t buffered = s->body_buffered();
+    size_t room = buffered < context_.settings.body_window() ? context_.settings.body_window() - buffered : 0;
+    if (want > room) want = room > 0 ? room : 1;  // a full window still reads one byte: pause_reading decides
+  }
+  ssize_t n = io_->receive(target != nullptr ? target : s->body_space(want), want);
+  if (n > 0) {
+    body_remaining_ -= static_cast<uint64_t>(n);
+    body_done_ = body_remaining_ == 0;
+    if (target != nullptr) s->target_received(static_cast<size_t>(n), body_done_);
+    else s->body_received(static_cast<size_t>(n), body_done_);
+    if (!body_done_ && s->body_buffered() >= context_.settings.body_window() && s->pause_reading()) {
+      body_budget_left_ms_ = body_deadline_ms_ - context_.loop.now_ms();
+    }
+    return true;
+  }
+  if (n == 0) {
+    eof_ = true;
+    return true;
+  }
+  if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return false;
+  close_now();
+  return false;
+}
+
 void connection::on_readable() {
   if (state_ == state::lingering) {
     char discard[4096];
     ssize_t n = io_->receive(discard, sizeof discard);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) close_now();
+    return;
+  }
+  static bool xdirect = getenv("XDIRECT") == nullptr || atoi(getenv("XDIRECT")) != 0;
+  if (xdirect && current_ != nullptr && !body_done_ && in_.empty() && current_->head().framing == body_framing::length &&
+      !current_->reading_paused()) {
+    if (receive_body_directly() && !in_process_) process(in_);
+    if (in_process_ && eof_ && !body_done_) body_failed(400, "connection closed inside a request body");
+    update_interest();
+    update_timer();
     return;
   }
   // With nothing waiting in our own buffer, read into the loop's shared
@@ -298,7 +346,10 @@ void connection::dispatch(byte_buffer*& input) {
 void connection::on_stream_news(stream* s) {
   if (s != current_ || state_ == state::closed) return;
   if (s->take_continue_request()) send_continue();
-  take_output(s->take_flush_request() || !in_process_);
+  // News from the app side means it wants its output on the wire now (a
+  // flushed piece, or it is about to wait for the window or for a body).
+  s->take_flush_request();
+  take_output(true);
   if (state_ == state::closed) return;
   // The app consumed enough body: read again, and feed what already waits.
   if (!body_done_ && !s->reading_paused() && body_budget_left_ms_ > 0) {

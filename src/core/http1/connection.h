@@ -130,6 +130,7 @@ class connection final : public loop::io_handler, public loop::timer_handler {
   enum class state : uint8_t { reading, active, lingering, closed };
 
   void on_readable();
+  bool receive_body_directly();
   void on_writable();
   void process(byte_buffer& input);
   parse_status start_stream(byte_buffer& input);

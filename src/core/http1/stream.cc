@@ -19,6 +19,8 @@ constexpr size_t keep_capacity = size_t{64} * 1024;
 
 }  // namespace
 
+void (*stream::before_register_for_tests)(stream&) = nullptr;
+
 stream::stream(stream_owner& owner, loop::event_loop& loop, const stream_settings& settings)
     : owner_(owner), loop_(loop), settings_(settings) {
   done_notice_.owner = this;
@@ -72,15 +74,22 @@ void stream::reset_for(const request& parsed, const char* raw, const peer_info& 
   // Body and output start empty (keeping modest storage for reuse).
   shared_in_.clear();
   app_in_.clear();
+  loop_in_.clear();
   if (shared_in_.capacity() > keep_capacity) shared_in_ = byte_buffer();
   if (app_in_.capacity() > keep_capacity) app_in_ = byte_buffer();
+  if (loop_in_.capacity() > keep_capacity) loop_in_ = byte_buffer();
   shared_out_.clear();
   app_out_.clear();
   in_buffered_.store(0, std::memory_order_relaxed);
   body_error_status_.store(0, std::memory_order_relaxed);
+  target_ = nullptr;
+  target_size_ = 0;
+  target_filled_.store(0, std::memory_order_relaxed);
+  target_active_.store(false, std::memory_order_relaxed);
   continue_asked_ = false;
   published_.store(0, std::memory_order_relaxed);
   backlog_.store(0, std::memory_order_relaxed);
+  external_unsent_.store(0, std::memory_order_relaxed);
   close_after_.store(false, std::memory_order_relaxed);
 
   response_head_.clear();
@@ -101,19 +110,110 @@ void stream::wake_app() {
 }
 
 void stream::deliver_body(const char* data, size_t length, bool last) {
-  if (length > 0) {
-    in_buffered_.fetch_add(length, std::memory_order_acq_rel);
+  {
     shared_guard guard(*this);
-    shared_in_.append(data, length);
+    length = fill_target(data, length, last);
+    if (length > 0) {
+      in_buffered_.fetch_add(length, std::memory_order_acq_rel);
+      shared_in_.append(data, length);
+    }
     if (last) state_.fetch_or(k_body_end, std::memory_order_acq_rel);
-  } else if (last) {
-    state_.fetch_or(k_body_end, std::memory_order_acq_rel);
   }
+  if (last) release_target();
   wake_app();
+}
+
+void stream::body_received(size_t length, bool last) {
+  loop_in_.commit(length);
+  {
+    shared_guard guard(*this);
+    // A destination registered while this read was under way takes the
+    // bytes first (a copy, but a rare one).
+    const char* data = loop_in_.data();
+    size_t left = fill_target(data, loop_in_.size(), last);
+    loop_in_.consume(loop_in_.size() - left);
+    if (left > 0) {
+      in_buffered_.fetch_add(left, std::memory_order_acq_rel);
+      if (shared_in_.empty()) {
+        std::swap(shared_in_, loop_in_);
+      } else {
+        shared_in_.append(loop_in_.view());
+        loop_in_.clear();
+      }
+    }
+    if (last) state_.fetch_or(k_body_end, std::memory_order_acq_rel);
+  }
+  if (last) release_target();
+  wake_app();
+}
+
+char* stream::target_space(size_t& room) {
+  if (!target_active_.load(std::memory_order_acquire)) return nullptr;
+  size_t filled = target_filled_.load(std::memory_order_relaxed);
+  room = target_size_ - filled;
+  return target_ + filled;
+}
+
+void stream::target_received(size_t length, bool last) {
+  size_t filled = target_filled_.load(std::memory_order_relaxed) + length;
+  target_filled_.store(filled, std::memory_order_relaxed);
+  if (last) state_.fetch_or(k_body_end, std::memory_order_acq_rel);
+  if (filled == target_size_ || last) release_target();
+}
+
+// Loop side, under the lock: bytes that arrive while a destination is
+// registered go there first (it was registered only when nothing was
+// buffered, so this keeps their order); returns what did not fit.
+size_t stream::fill_target(const char*& data, size_t length, bool last) {
+  size_t room = 0;
+  char* target = target_space(room);
+  if (target == nullptr || length == 0) return length;
+  size_t take = length < room ? length : room;
+  std::memcpy(target, data, take);
+  data += take;
+  target_received(take, last && take == length);
+  return length - take;
+}
+
+// Loop side: the destination is the app's again (full, or nothing more is
+// coming); the release pairs with the app's acquire of target_active_.
+void stream::release_target() {
+  if (!target_active_.load(std::memory_order_relaxed)) return;
+  target_active_.store(false, std::memory_order_release);
+  wake_app();
+}
+
+bool stream::read_into(char* destination, size_t length) {
+  size_t copied = 0;
+  while (true) {
+    while (copied < length) {
+      std::string_view view;
+      if (try_read(view) != read_status::data) break;
+      size_t take = view.size() < length - copied ? view.size() : length - copied;
+      std::memcpy(destination + copied, view.data(), take);
+      consume(take);
+      copied += take;
+    }
+    target_filled_.store(copied, std::memory_order_relaxed);
+    if (copied == length) return false;
+    if (before_register_for_tests != nullptr) before_register_for_tests(*this);
+    shared_guard guard(*this);
+    // Bytes that arrived since the last look must be taken first: the
+    // destination is registered only with nothing buffered before it.
+    if (!shared_in_.empty()) continue;
+    if (body_ended() || cancelled()) return false;
+    target_ = destination;
+    target_size_ = length;
+    target_active_.store(true, std::memory_order_release);
+    break;
+  }
+  notify_loop(true);
+  return true;
 }
 
 void stream::deliver_body_end() {
   state_.fetch_or(k_body_end, std::memory_order_acq_rel);
+  release_target();
   wake_app();
 }
 
@@ -121,6 +221,7 @@ void stream::deliver_body_error(int status) {
   if (body_ended()) return;
   body_error_status_.store(status, std::memory_order_relaxed);
   state_.fetch_or(k_body_error, std::memory_order_acq_rel);
+  release_target();
   wake_app();
 }
 
@@ -144,8 +245,13 @@ uint64_t stream::take_output(net::output_queue& dest) {
 
 void stream::set_backlog(uint64_t bytes) {
   backlog_.store(bytes, std::memory_order_seq_cst);
-  if (bytes < settings_.output_window / 2 && (state_.load(std::memory_order_seq_cst) & k_wants_credit) != 0) {
+  uint32_t flags = state_.load(std::memory_order_seq_cst);
+  if (bytes < settings_.output_window / 2 && (flags & k_wants_credit) != 0) {
     state_.fetch_and(~k_wants_credit, std::memory_order_acq_rel);
+    wake_app();
+  }
+  if ((flags & k_wants_external) != 0 && external_unsent_.load(std::memory_order_seq_cst) == 0) {
+    state_.fetch_and(~k_wants_external, std::memory_order_acq_rel);
     wake_app();
   }
 }
@@ -158,6 +264,7 @@ bool stream::take_continue_request() {
 
 void stream::cancel() {
   state_.fetch_or(k_cancelled, std::memory_order_acq_rel);
+  release_target();
   wake_app();
 }
 
@@ -299,7 +406,33 @@ bool stream::refuse_after_finish() {
   return false;
 }
 
-stream::send_status stream::try_send(const char* data, size_t length) {
+stream::send_status stream::try_send(const char* data, size_t length) { return send_body(data, length, false); }
+
+stream::send_status stream::try_send_external(const char* data, size_t length) {
+  return send_body(data, length, true);
+}
+
+bool stream::external_sent() {
+  if (external_unsent_.load(std::memory_order_seq_cst) == 0) return true;
+  if (cancelled()) {
+    // The loop takes nothing more from a cancelled stream: what is still
+    // queued on this side is dropped here (the connection dropped its own
+    // queue before cancelling).
+    app_out_.clear();
+    shared_guard guard(*this);
+    shared_out_.clear();
+  }
+  state_.fetch_or(k_wants_external, std::memory_order_seq_cst);
+  if (external_unsent_.load(std::memory_order_seq_cst) == 0) {
+    state_.fetch_and(~k_wants_external, std::memory_order_acq_rel);
+    return true;
+  }
+  publish();
+  notify_loop(true);
+  return false;
+}
+
+stream::send_status stream::send_body(const char* data, size_t length, bool external) {
   if (cancelled()) return send_status::gone;
   if (finished_) {
     refuse_after_finish();
@@ -325,10 +458,16 @@ stream::send_status stream::try_send(const char* data, size_t length) {
       close_after_.store(true, std::memory_order_release);
     }
   }
-  byte_buffer& out = app_out_.bytes();
-  if (response_chunked_) append_chunk_header(out, length);
-  out.append(data, length);
-  if (response_chunked_) out.append("\r\n", 2);
+  if (external) {
+    if (response_chunked_) append_chunk_header(app_out_.bytes(), length);
+    app_out_.push_external(data, length, &external_unsent_);
+    if (response_chunked_) app_out_.bytes().append("\r\n", 2);
+  } else {
+    byte_buffer& out = app_out_.bytes();
+    if (response_chunked_) append_chunk_header(out, length);
+    out.append(data, length);
+    if (response_chunked_) out.append("\r\n", 2);
+  }
   response_sent_ += length;
   // Large bodies go to the loop as they are produced, not all at the end.
   if (app_out_.buffered_bytes() >= 65536) {

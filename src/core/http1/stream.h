@@ -56,7 +56,7 @@ struct peer_info {
 
 // Settings shared by every stream of a server; read-only once serving.
 struct stream_settings {
-  size_t body_window = size_t{256} * 1024;  // request body bytes buffered ahead of the app
+  size_t body_window = size_t{1024} * 1024;  // request body bytes buffered ahead of the app
   size_t output_window = 1u << 20;   // response bytes queued and not yet written
   const std::atomic<bool>* stopping = nullptr;  // a graceful stop has begun: say close
 };
@@ -111,6 +111,19 @@ class stream final : public handoff::notice_link {
   // Expect: 100-continue asks the loop to send 100 Continue.
   read_status try_read(std::string_view& out);
   void consume(size_t n);
+  // Reads the next `length` body bytes into `destination` with no copy on
+  // the loop's side: what is already buffered is copied now, and the loop
+  // receives the rest straight into `destination`. Returns false when all of
+  // it is there already; otherwise the destination stays registered (and
+  // must stay valid) until target_active() is false, which the loop makes it
+  // when the destination is full or the body ends, fails or is cancelled.
+  // target_filled() then says how much arrived.
+  bool read_into(char* destination, size_t length);
+  bool target_active() const { return target_active_.load(std::memory_order_acquire); }
+  // Tests only: called inside read_into() between its last look at the
+  // buffers and the registration, where a delivery can race it.
+  static void (*before_register_for_tests)(stream&);
+  size_t target_filled() const { return target_filled_.load(std::memory_order_acquire); }
   // 400 (malformed or incomplete), 408 (body timeout), 413 (too large), or 0
   // when the client is gone.
   int body_error_status() const { return body_error_status_.load(std::memory_order_acquire); }
@@ -130,6 +143,14 @@ class stream final : public handoff::notice_link {
   // taken, the output window is full; wait for the waker and try again.
   // `gone`: the client left or the response already ended; stop producing.
   send_status try_send(const char* data, size_t length);
+  send_status send_body(const char* data, size_t length, bool external);
+  // As try_send, but `data` is queued without being copied: the caller keeps
+  // the memory valid until external_sent() says the loop is done with it
+  // (written, or dropped because the client left).
+  send_status try_send_external(const char* data, size_t length);
+  // True when no external bytes of this stream remain queued anywhere. When
+  // false, the waker is called once they are gone.
+  bool external_sent();
   // Queues `length` bytes of `fd` from `offset`; always takes fd (closing it
   // when the stream is gone). Files cost no memory, so no window applies.
   send_status send_file(int fd, off_t offset, uint64_t length);
@@ -168,6 +189,15 @@ class stream final : public handoff::notice_link {
   void deliver_body(const char* data, size_t length, bool last = false);
   void deliver_body_end();
   void deliver_body_error(int status);
+  // For a socket read straight into the stream (no copy on the way in):
+  // room for `length` bytes, then how many arrived. The bytes go to the app
+  // side by swapping buffers, not copying, when it has taken the last ones.
+  char* body_space(size_t length) { return loop_in_.prepare(length); }
+  void body_received(size_t length, bool last);
+  // Loop: where a direct read should go when the app has registered a
+  // destination (read_into); null when it has not. `room` is what it takes.
+  char* target_space(size_t& room);
+  void target_received(size_t length, bool last);
   bool body_ended() const { return (state_.load(std::memory_order_acquire) & (k_body_end | k_body_error)) != 0; }
   // Unconsumed body bytes anywhere in the stream.
   size_t body_buffered() const { return in_buffered_.load(std::memory_order_acquire); }
@@ -221,6 +251,7 @@ class stream final : public handoff::notice_link {
   static constexpr uint32_t k_wants_continue = 1u << 6;
   static constexpr uint32_t k_wants_credit = 1u << 7;
   static constexpr uint32_t k_flush = 1u << 8;
+  static constexpr uint32_t k_wants_external = 1u << 9;
 
   // Held while touching what both sides share. A direct stream's two sides
   // are one thread, so it takes no lock at all.
@@ -270,6 +301,15 @@ class stream final : public handoff::notice_link {
   byte_buffer shared_in_;     // guarded by lock_
   net::output_queue shared_out_;  // guarded by lock_
   byte_buffer app_in_;        // app side only
+  byte_buffer loop_in_;       // loop side only: a socket read in progress
+  // The app's registered destination (read_into): set by the app, filled
+  // and released by the loop.
+  char* target_ = nullptr;
+  size_t target_size_ = 0;
+  std::atomic<size_t> target_filled_{0};
+  std::atomic<bool> target_active_{false};
+  void release_target();
+  size_t fill_target(const char*& data, size_t length, bool last);
   std::atomic<size_t> in_buffered_{0};
   std::atomic<int> body_error_status_{0};  // written before k_body_error is set
   bool continue_asked_ = false;  // app side
@@ -279,6 +319,7 @@ class stream final : public handoff::notice_link {
   std::atomic<uint64_t> published_{0};  // bytes in shared_out_
   std::atomic<uint64_t> backlog_{0};    // bytes the connection holds unsent
   std::atomic<bool> close_after_{false};
+  std::atomic<uint64_t> external_unsent_{0};  // bytes of external runs still queued
   stream_done_notice done_notice_;
 
   // The response as the app builds it (app side only).

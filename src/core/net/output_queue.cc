@@ -15,7 +15,7 @@ constexpr size_t max_gather = 64;
 }  // namespace
 
 output_queue::segment& output_queue::back() {
-  if (live() == 0 || segments_.back().fd >= 0) {
+  if (live() == 0 || segments_.back().fd >= 0 || segments_.back().external != nullptr) {
     if (live() == 0) {
       segments_.clear();
       first_ = 0;
@@ -38,11 +38,36 @@ void output_queue::push_file(int fd, off_t offset, uint64_t length) {
   s.remaining = length;
 }
 
+void output_queue::push_external(const char* data, size_t length, std::atomic<uint64_t>* unsent) {
+  if (length == 0) return;
+  if (live() == 0) {
+    segments_.clear();
+    first_ = 0;
+  }
+  unsent->fetch_add(length, std::memory_order_acq_rel);
+  segment& s = segments_.emplace_back();
+  s.external = data;
+  s.external_size = length;
+  s.external_unsent = unsent;
+}
+
 void output_queue::take_from(output_queue& other) {
   for (size_t i = other.first_; i < other.segments_.size(); ++i) {
     segment& s = other.segments_[i];
     if (s.fd >= 0) {
       push_file(std::exchange(s.fd, -1), s.offset, s.remaining);
+      continue;
+    }
+    if (s.external != nullptr) {
+      // Moved as it is: the count of unsent bytes travels with it.
+      if (live() == 0) {
+        segments_.clear();
+        first_ = 0;
+      }
+      segment& moved = segments_.emplace_back();
+      moved.external = std::exchange(s.external, nullptr);
+      moved.external_size = std::exchange(s.external_size, 0);
+      moved.external_unsent = std::exchange(s.external_unsent, nullptr);
       continue;
     }
     if (s.bytes.empty()) continue;
@@ -69,20 +94,21 @@ void output_queue::take_from(output_queue& other) {
 
 bool output_queue::empty() const {
   for (size_t i = first_; i < segments_.size(); ++i) {
-    if (segments_[i].fd >= 0 || !segments_[i].bytes.empty()) return false;
+    if (segments_[i].fd >= 0 || !segments_[i].bytes.empty() || segments_[i].external_size > 0) return false;
   }
   return true;
 }
 
 uint64_t output_queue::buffered_bytes() const {
   uint64_t total = 0;
-  for (size_t i = first_; i < segments_.size(); ++i) total += segments_[i].bytes.size();
+  for (size_t i = first_; i < segments_.size(); ++i) total += segments_[i].bytes.size() + segments_[i].external_size;
   return total;
 }
 
 void output_queue::pop_front() {
   segment& s = segments_[first_];
   if (s.fd >= 0) ::close(std::exchange(s.fd, -1));
+  release_external(s);
   if (first_ + 1 == segments_.size()) {
     // Keep the last buffer's storage: the next response reuses it.
     s.bytes.clear();
@@ -92,10 +118,20 @@ void output_queue::pop_front() {
   ++first_;
 }
 
+void output_queue::release_external(segment& s) {
+  if (s.external_unsent != nullptr && s.external_size > 0) {
+    s.external_unsent->fetch_sub(s.external_size, std::memory_order_seq_cst);
+  }
+  s.external = nullptr;
+  s.external_size = 0;
+  s.external_unsent = nullptr;
+}
+
 void output_queue::clear() {
   for (size_t i = first_; i < segments_.size(); ++i) {
     if (segments_[i].fd >= 0) ::close(segments_[i].fd);
     segments_[i].fd = -1;
+    release_external(segments_[i]);
   }
   if (!segments_.empty()) {
     byte_buffer keep = std::move(segments_[first_ < segments_.size() ? first_ : 0].bytes);
@@ -134,18 +170,26 @@ output_queue::flush_result output_queue::flush(transport& out) {
       pop_front();
       continue;
     }
-    // Gather consecutive byte runs into one sendmsg.
+    // Gather consecutive runs (ours or external) into one sendmsg.
     iovec iov[max_gather];
     size_t count = 0;
     for (size_t i = first_; i < segments_.size() && segments_[i].fd < 0 && count < max_gather; ++i) {
-      if (segments_[i].bytes.empty()) continue;
-      iov[count].iov_base = segments_[i].bytes.data();
-      iov[count].iov_len = segments_[i].bytes.size();
+      segment& g = segments_[i];
+      if (g.external_size > 0) {
+        iov[count].iov_base = const_cast<char*>(g.external);
+        iov[count].iov_len = g.external_size;
+        ++count;
+        continue;
+      }
+      if (g.bytes.empty()) continue;
+      iov[count].iov_base = g.bytes.data();
+      iov[count].iov_len = g.bytes.size();
       ++count;
     }
     if (count == 0) {
-      // Only empty byte runs before a file (or nothing): drop them.
-      while (first_ < segments_.size() && segments_[first_].fd < 0 && segments_[first_].bytes.empty()) {
+      // Only empty runs before a file (or nothing): drop them.
+      while (first_ < segments_.size() && segments_[first_].fd < 0 && segments_[first_].bytes.empty() &&
+             segments_[first_].external_size == 0) {
         if (first_ + 1 == segments_.size()) return flush_result::done;
         pop_front();
       }
@@ -160,6 +204,15 @@ output_queue::flush_result output_queue::flush(transport& out) {
     size_t written = static_cast<size_t>(n);
     while (written > 0) {
       segment& s = segments_[first_];
+      if (s.external_size > 0) {
+        size_t take = written < s.external_size ? written : s.external_size;
+        s.external += take;
+        s.external_size -= take;
+        s.external_unsent->fetch_sub(take, std::memory_order_seq_cst);
+        written -= take;
+        if (s.external_size == 0) pop_front();
+        continue;
+      }
       size_t take = written < s.bytes.size() ? written : s.bytes.size();
       s.bytes.consume(take);
       written -= take;

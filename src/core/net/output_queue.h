@@ -1,6 +1,7 @@
-// What still has to be sent, in order: runs of bytes and file ranges. Bytes
-// go out with one sendmsg per flush (a gather of consecutive runs); a file
-// range goes out with sendfile, so file bodies never pass through user space.
+// What still has to be sent, in order: runs of bytes, runs of memory owned by
+// someone else, and file ranges. Bytes go out with one sendmsg per flush (a
+// gather of consecutive runs); a file range goes out with sendfile, so file
+// bodies never pass through user space.
 //
 // An empty queue owns no memory (idle keep-alive connections hold many of
 // them): segments live in a vector that allocates on first use, and
@@ -13,6 +14,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +34,10 @@ class output_queue {
   byte_buffer& bytes();
   // Queues `length` bytes of `fd` from `offset`. The queue owns fd and closes it.
   void push_file(int fd, off_t offset, uint64_t length);
+  // Queues `length` bytes at `data` without copying them. The memory must
+  // stay valid until `*unsent` (raised by `length` here, lowered as the bytes
+  // are written or dropped) no longer counts them.
+  void push_external(const char* data, size_t length, std::atomic<uint64_t>* unsent);
   // Moves everything queued in `other` to the end of this queue, leaving
   // `other` empty. Small byte runs are copied into this queue's last buffer
   // (so buffers stay where they are warm); large ones are moved whole.
@@ -56,12 +62,16 @@ class output_queue {
  private:
   struct segment {
     byte_buffer bytes;
+    const char* external = nullptr;  // memory of someone else's, not copied
+    size_t external_size = 0;
+    std::atomic<uint64_t>* external_unsent = nullptr;
     int fd = -1;
     off_t offset = 0;
     uint64_t remaining = 0;
   };
   segment& back();
   void pop_front();
+  static void release_external(segment& s);
   size_t live() const { return segments_.size() - first_; }
 
   std::vector<segment> segments_;
