@@ -130,7 +130,7 @@ constexpr size_t max_cached_header_keys = 512;
 
 // Body items at least this large are sent from the app's own bytes object
 // rather than copied (the 1 MiB echo: one memcpy of the body fewer).
-constexpr size_t zero_copy_threshold = 256 * 1024;
+constexpr size_t zero_copy_threshold = size_t{256} * 1024;
 
 thread_local wsgi_thread_state* current_thread_state = nullptr;
 

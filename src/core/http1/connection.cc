@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <cstdlib>
 
 #include "core/http1/response.h"
 #include "core/util/log.h"
@@ -17,7 +16,7 @@ namespace {
 
 constexpr size_t shared_read_size = 65536;
 constexpr size_t own_read_size = 16384;
-constexpr size_t direct_read_size = 1024 * 1024;
+constexpr size_t direct_read_size = size_t{1024} * 1024;
 constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
 
 }  // namespace
@@ -123,8 +122,7 @@ void connection::on_readable() {
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) close_now();
     return;
   }
-  static bool xdirect = getenv("XDIRECT") == nullptr || atoi(getenv("XDIRECT")) != 0;
-  if (xdirect && current_ != nullptr && !body_done_ && in_.empty() && current_->head().framing == body_framing::length &&
+  if (current_ != nullptr && !body_done_ && in_.empty() && current_->head().framing == body_framing::length &&
       !current_->reading_paused()) {
     if (receive_body_directly() && !in_process_) process(in_);
     if (in_process_ && eof_ && !body_done_) body_failed(400, "connection closed inside a request body");

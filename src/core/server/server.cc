@@ -85,8 +85,9 @@ void server::run() {
   // about half the rate it reached once one such request had passed.
   // Freed memory still goes back to the system: the idle trim calls
   // malloc_trim.
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  // (Process-wide, set once before the loop or any pool thread allocates.)
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);   // NOLINT(concurrency-mt-unsafe)
+  mallopt(M_TRIM_THRESHOLD, 128 << 20);  // NOLINT(concurrency-mt-unsafe)
   // A peer that goes away mid-sendfile must fail the write, not kill us.
   // (Left ignored after run(): CPython ignores SIGPIPE too.)
   struct sigaction ignore{};
