@@ -43,6 +43,17 @@ server::server(const server_config& config, std::vector<int> listeners)
   }
   drain_deadline_.owner = this;
   idle_trim_.owner = this;
+  // Large request and response buffers (a 1 MiB upload) come from the heap
+  // and are reused, not mapped and unmapped per request: with glibc's
+  // default, the first large blocks of a fresh process are mmapped (page
+  // faults on every byte, munmap on free) until a free raises the threshold,
+  // which made a server loaded straight after start serve 1 MiB POSTs at
+  // about half the rate it reached once one such request had passed.
+  // Freed memory still goes back to the system: the idle trim calls
+  // malloc_trim.
+  // (Process-wide: set here, before the caller starts pool threads.)
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);   // NOLINT(concurrency-mt-unsafe)
+  mallopt(M_TRIM_THRESHOLD, 128 << 20);  // NOLINT(concurrency-mt-unsafe)
   // Made here, not in run(), so request_shutdown() from another thread
   // never races its creation.
   watchdog_ = std::make_unique<stop_watchdog>(config_.graceful_timeout_ms, 1000);
@@ -77,17 +88,6 @@ void server::finish() {
 }
 
 void server::run() {
-  // Large request and response buffers (a 1 MiB upload) come from the heap
-  // and are reused, not mapped and unmapped per request: with glibc's
-  // default, the first large blocks of a fresh process are mmapped (page
-  // faults on every byte, munmap on free) until a free raises the threshold,
-  // which made a server loaded straight after start serve 1 MiB POSTs at
-  // about half the rate it reached once one such request had passed.
-  // Freed memory still goes back to the system: the idle trim calls
-  // malloc_trim.
-  // (Process-wide, set once before the loop or any pool thread allocates.)
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);   // NOLINT(concurrency-mt-unsafe)
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);  // NOLINT(concurrency-mt-unsafe)
   // A peer that goes away mid-sendfile must fail the write, not kill us.
   // (Left ignored after run(): CPython ignores SIGPIPE too.)
   struct sigaction ignore{};
