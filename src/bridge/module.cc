@@ -176,7 +176,7 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
       } else {
         // The pool: the loop thread lets go of the GIL once, here, and takes
         // it back once, after; everything it does per request is C++.
-        python_pool_hooks hooks(pool_turn != 0 && blocking_threads > 1);
+        python_pool_hooks hooks(blocking_threads, pool_turn != 0);
         attaching_inline_dispatcher fallback(*wsgi);
         server::thread_pool pool(*wsgi, hooks, blocking_threads, pool_fallback_inline ? &fallback : nullptr);
         s.set_dispatcher(&pool);

@@ -15,17 +15,25 @@ namespace baton::bridge {
 
 class python_pool_hooks final : public server::thread_pool_hooks {
  public:
-  explicit python_pool_hooks(bool barrier_enabled) : barrier_(barrier_enabled) {}
+  // `turn`: the turn barrier (BATON_POOL_TURN); a pool of one has none.
+  python_pool_hooks(int threads, bool turn) : barrier_(turn && threads > 1), convoy_(!turn && threads > 1) {}
   void thread_started(int index) override;
   void thread_stopping(int index) override;
   void detach() override;
   void attach() override;
   bool hand_over_due() override;
-  bool may_spin_attached() override { return !barrier_.someone_waiting(); }
+  // The barrier's other half: a thread that just finished keeps the GIL to
+  // wait for its next job only while nobody else waits for the GIL. With the
+  // barrier off (the A/B arm), it keeps it whoever waits, for up to CPython's
+  // switch interval, and wins it back job after job: the convoy that the
+  // pool-fairness probe exists to catch.
+  bool may_spin_attached() override { return convoy_ || !barrier_.someone_waiting(); }
+  int64_t attached_spin_ns() override { return convoy_ ? 5'000'000 : 20'000; }
   const turn_barrier& barrier() const { return barrier_; }
 
  private:
   turn_barrier barrier_;
+  bool convoy_;
 };
 
 // The predecessor's fallback, kept as an A/B arm (BATON_POOL_FALLBACK=inline):

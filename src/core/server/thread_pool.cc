@@ -10,9 +10,6 @@
 namespace baton::server {
 namespace {
 thread_local stream_waiter* this_thread_waiter = nullptr;
-// How long a worker that finished a job waits for the next one before it
-// lets go of the GIL: about the loop's turnaround for a done notice.
-constexpr int64_t attached_spin_ns = 20000;
 }  // namespace
 
 int available_cpus() {
@@ -99,6 +96,7 @@ void thread_pool::worker::wait(http1::stream&, uint64_t token) {
 // Polls the ring for a few microseconds, still attached, as long as no
 // other thread waits for what this one holds.
 http1::stream* thread_pool::worker::spin_for_job() {
+  int64_t limit_ns = owner.hooks_.attached_spin_ns();
   timespec start;
   clock_gettime(CLOCK_MONOTONIC, &start);
   while (true) {
@@ -109,7 +107,7 @@ http1::stream* thread_pool::worker::spin_for_job() {
     if (owner.stopping_.load(std::memory_order_relaxed) || !owner.hooks_.may_spin_attached()) return nullptr;
     timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if ((now.tv_sec - start.tv_sec) * 1000000000 + (now.tv_nsec - start.tv_nsec) >= attached_spin_ns) return nullptr;
+    if ((now.tv_sec - start.tv_sec) * 1000000000 + (now.tv_nsec - start.tv_nsec) >= limit_ns) return nullptr;
   }
 }
 

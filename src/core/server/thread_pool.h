@@ -51,6 +51,8 @@ class thread_pool_hooks {
   // that finished last, so at full load a thread runs job after job without
   // letting go of the GIL and taking it back.
   virtual bool may_spin_attached() { return true; }
+  // For how long, at most.
+  virtual int64_t attached_spin_ns() { return 20000; }
 
  protected:
   ~thread_pool_hooks() = default;
