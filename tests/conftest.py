@@ -8,7 +8,7 @@ pool of one thread, and a pool of four.
 import pytest
 
 SHAPES = {
-    "inline": [],
+    "inline": ["--blocking-threads", "0"],
     "pool-1": ["--blocking-threads", "1"],
     "pool-4": ["--blocking-threads", "4"],
 }

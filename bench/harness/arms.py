@@ -6,6 +6,7 @@ starts it, checks one answer byte for byte, loads it and stops it.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -60,11 +61,17 @@ class Arm:
         return ", ".join(f"{p} {debian_version(p)}" for p in self.packages) or "in-tree"
 
 
-def _baton(*extra: str) -> Callable[[int, Workload], list[str]]:
+def _baton(*extra: str, venv_bin: Path | None = None) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
-        return [str(VENV_BIN / "baton"), w.wsgi or "", "--port", str(port), "--log-level", "warning",
+        return [str((venv_bin or VENV_BIN) / "baton"), w.wsgi or "", "--port", str(port), "--log-level", "warning",
                 "--backlog", "4096", *extra]
     return command
+
+
+# A build of an earlier baton to measure beside this one in the same run:
+# BATON_BASELINE_VENV names a venv it is installed in (the arm is skipped
+# without it). Its inline shape is the one the first benchmark measured.
+BASELINE_VENV = Path(os.environ["BATON_BASELINE_VENV"]) if os.environ.get("BATON_BASELINE_VENV") else None
 
 
 def _module_file(spec: str) -> tuple[str, str]:
@@ -140,9 +147,9 @@ def _gunicorn(*extra: str) -> Callable[[int, Workload], list[str]]:
 
 
 ARMS: dict[str, Arm] = {a.name: a for a in (
-    Arm("baton-inline", "baton", "wsgi", _baton(),
+    Arm("baton-inline", "baton", "wsgi", _baton("--blocking-threads", "0"),
         describe="baton, one process, the app run on the loop thread"),
-    Arm("baton-inline-cold", "baton", "wsgi", _baton(), cold=True,
+    Arm("baton-inline-cold", "baton", "wsgi", _baton("--blocking-threads", "0"), cold=True,
         describe="baton inline, loaded straight after start (no verification request, no warm-up)"),
     Arm("baton-pool-1", "baton", "wsgi", _baton("--blocking-threads", "1"),
         describe="baton, the loop detached from the GIL, 1 pool thread"),
@@ -161,6 +168,8 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("baton-pool-4-fallback", "baton", "wsgi", _baton("--blocking-threads", "4"),
         env={"BATON_POOL_FALLBACK": "inline"},
         describe="A/B: baton pool of 4, requests run inline on the loop thread when all are busy"),
+    Arm("baton-baseline-inline", "baton", "wsgi", _baton(venv_bin=BASELINE_VENV / "bin" if BASELINE_VENV else None),
+        describe="an earlier baton build (BATON_BASELINE_VENV), its inline shape: the before of a before/after"),
     Arm("baton-native", "baton", "any", lambda port, w: [str(VENV_BIN / "baton"), "--native-hello", "--port",
                                                            str(port), "--log-level", "warning", "--backlog", "4096"],
         describe="baton's native hello route: the same C++ path, no Python"),
@@ -199,6 +208,8 @@ MODULES = {"gunicorn": "gunicorn", "waitress": "waitress", "uvicorn-h11": "uvico
 
 
 def available(arm: Arm) -> bool:
+    if arm.name.startswith("baton-baseline"):
+        return BASELINE_VENV is not None and (BASELINE_VENV / "bin" / "baton").exists()
     if arm.name.startswith("uwsgi"):
         return shutil.which("uwsgi") is not None
     if arm.name == "nginx":

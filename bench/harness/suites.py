@@ -31,13 +31,19 @@ def suite(name: str) -> Settings:
                                                                  "post-1m")})
     if name == "wsgi-core":
         # The first benchmark of the WSGI core: baton's inline shape and native
-        # route beside uWSGI and gunicorn sync, one process each, and the C floor.
-        return Settings("wsgi-core", ["baton-inline", "baton-native", "uwsgi-http", "gunicorn-sync", "floor-c"],
-                        ["hello"], [16, 64], rounds=3, duration=10, warmup=2)
+        # route beside uWSGI and gunicorn sync, one process each, and the C floor
+        # (and an earlier build of baton, when BATON_BASELINE_VENV names one).
+        return Settings("wsgi-core", ["baton-inline", "baton-baseline-inline", "baton-native", "uwsgi-http",
+                                      "gunicorn-sync", "floor-c"], ["hello"], [16, 64], rounds=3, duration=10, warmup=2)
     if name == "pipelined":
         # wrk sends 16 requests per write, so a client-bound row shows the server's own limit.
-        return Settings("pipelined", ["baton-inline", "baton-native", "uwsgi-http11", "nginx", "floor-c"],
+        return Settings("pipelined", ["baton-inline", "baton-baseline-inline", "baton-pool-1", "baton-native",
+                                      "uwsgi-http11", "nginx", "floor-c"],
                         ["hello"], [16], rounds=3, duration=5, warmup=1, pipeline=16)
+    if name == "pool-syscalls":
+        # Syscalls per request in each shape: the handoff's share at saturation.
+        return Settings("pool-syscalls", BATON_SHAPES, ["hello"], [16, 64], rounds=1, duration=3, warmup=1,
+                        syscalls=True, server_cpus="0,1", client_cpus="0,1")
     if name == "syscalls":
         return Settings("syscalls", ["baton-inline", "baton-native", "floor-c"], ["hello"], [16], rounds=1,
                         duration=3, warmup=1, syscalls=True)
@@ -48,7 +54,7 @@ def suite(name: str) -> Settings:
         # The pool shape beside inline, its A/B arms and the WSGI peers, on the
         # bare hello, Flask and Django (run at --cores 1 and --cores 2).
         return Settings("pool", BATON_SHAPES + BATON_AB + WSGI_APP_PEERS, ["hello", "flask-json", "django"],
-                        [16, 64], rounds=3, duration=4, warmup=1)
+                        [16, 64], rounds=2, duration=3, warmup=1)
     if name == "pool-fairness":
         # The probe for the turn barrier: 16 connections on a view that holds
         # the GIL for 0.3 ms, 4 pool threads. With the barrier p99 stays in
@@ -75,4 +81,4 @@ def suite(name: str) -> Settings:
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
-                     "django-mixed, post-echo, idle-memory, dry")
+                     "django-mixed, post-echo, idle-memory, pool-syscalls, dry")

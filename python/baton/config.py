@@ -65,8 +65,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("max_headers", int, 100, "most header fields in a request; more gets 431 (default: %(default)s)"),
     Option("max_body_size", int, 0, "largest request body in bytes, 0 for no limit; larger gets 413 "
            "(default: %(default)s)"),
-    Option("blocking_threads", int, 0,
-           "Python threads that run a WSGI app; 0 runs it on the event loop's thread (default: %(default)s)"),
+    Option("blocking_threads", int, 4,
+           "Python threads that run a WSGI app; 0 runs it on the event loop's own thread (default: %(default)s)"),
     Option("body_read_timeout", _positive_float, 60.0,
            "seconds a client has to send a whole request body (default: %(default)s)"),
     Option("graceful_timeout", _positive_float, 5.0,

@@ -24,12 +24,12 @@ def reset_close(s: socket.socket) -> None:
     s.close()
 
 
-def is_pool(shape) -> bool:
-    return "--blocking-threads" in shape
-
-
 def pool_size(shape) -> int:
-    return int(shape[shape.index("--blocking-threads") + 1]) if is_pool(shape) else 0
+    return int(shape[shape.index("--blocking-threads") + 1])
+
+
+def is_pool(shape) -> bool:
+    return pool_size(shape) > 0
 
 
 def calls(server) -> list[str]:
