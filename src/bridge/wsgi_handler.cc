@@ -189,7 +189,7 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
   h->common_keys_.reserve(common_count);
   for (std::string_view name : common_fields) h->common_keys_.push_back(environ_key_for(name));
   for (const char* m : {"GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"}) {
-    h->methods_.emplace(m, py_ref::steal(PyUnicode_InternFromString(m)));
+    h->methods_.emplace_back(m, py_ref::steal(PyUnicode_InternFromString(m)));
   }
   if (PyErr_Occurred()) return nullptr;
   return h;
@@ -278,8 +278,13 @@ py_ref wsgi_handler::build_environ(http1::stream& s, PyObject* input) {
   if (!environ) return {};
   PyObject* env = environ.get();
 
-  auto method = methods_.find(head.method);
-  PyObject* method_obj = method != methods_.end() ? method->second.get() : nullptr;
+  PyObject* method_obj = nullptr;
+  for (const auto& [name, object] : methods_) {
+    if (name == head.method) {
+      method_obj = object.get();
+      break;
+    }
+  }
   bool ok = method_obj != nullptr ? PyDict_SetItem(env, keys.request_method, method_obj) == 0
                                   : set_item(env, keys.request_method, latin1(head.method));
   std::string_view path = head.path;

@@ -86,7 +86,8 @@ class wsgi_handler final : public server::request_handler {
   };
   // Lower-case field name -> interned environ key; null means "drop it".
   std::unordered_map<std::string, py_ref, transparent_hash, std::equal_to<>> header_keys_;
-  std::unordered_map<std::string, py_ref, transparent_hash, std::equal_to<>> methods_;
+  // The common methods' interned names, found by comparison (no hashing).
+  std::vector<std::pair<std::string_view, py_ref>> methods_;
   // Small caches for the client's address and port strings (keep-alive
   // clients send many requests from one of each).
   py_ref port_cache_[256];

@@ -128,6 +128,11 @@ void output_queue::release_external(segment& s) {
 }
 
 void output_queue::clear() {
+  // Common case: one spent byte run that keeps its storage.
+  if (segments_.size() == 1 && first_ == 0 && segments_[0].fd < 0 && segments_[0].external_size == 0) {
+    segments_[0].bytes.clear();
+    return;
+  }
   for (size_t i = first_; i < segments_.size(); ++i) {
     if (segments_[i].fd >= 0) ::close(segments_[i].fd);
     segments_[i].fd = -1;
