@@ -13,7 +13,8 @@ BENCH_ARGS  ?=
 # Debian packages for building and testing (checked, installed if missing).
 DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv python3-mesonpy \
 	libgtest-dev python3-pytest python3-pytest-timeout python3-httpx python3-flask \
-	python3-django python3-psutil curl wrk python3-matplotlib util-linux clang-tidy clang libclang-rt-14-dev
+	python3-django python3-psutil curl wrk python3-matplotlib util-linux clang-tidy \
+	python3-starlette python3-fastapi python3-uvloop clang libclang-rt-14-dev
 # Extra packages the benchmarks need: the peer servers.
 BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn python3-waitress python3-uvicorn \
 	python3-uvloop python3-httptools python3-hypercorn python3-daphne python3-starlette nginx-light strace

@@ -14,6 +14,15 @@ SHAPES = {
 }
 
 
+# The ASGI shapes, each on both loops.
+ASGI_SHAPES = {
+    "pump-asyncio": ["--asgi-mode", "pump", "--loop", "asyncio"],
+    "pump-uvloop": ["--asgi-mode", "pump", "--loop", "uvloop"],
+    "inverted-asyncio": ["--asgi-mode", "inverted", "--loop", "asyncio"],
+    "inverted-uvloop": ["--asgi-mode", "inverted", "--loop", "uvloop"],
+}
+
+
 @pytest.fixture(scope="module", params=list(SHAPES))
 def shape(request) -> list[str]:
     """The command-line arguments that select one shape."""

@@ -54,7 +54,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("uds", str, None, "bind a Unix domain socket at this path instead of host:port"),
     Option("backlog", int, 2048, "listen backlog (default: %(default)s)"),
     Option("factory", _bool, False, "APP is a callable that returns the application", flag=True),
-    Option("interface", str, "auto", "application interface (default: %(default)s)", choices=("auto", "wsgi")),
+    Option("interface", str, "auto", "application interface; auto: an async callable of three parameters is "
+           "ASGI (default: %(default)s)", choices=("auto", "wsgi", "asgi")),
+    Option("loop", str, "auto", "ASGI: the asyncio loop; auto picks uvloop when it is installed (default: %(default)s)",
+           choices=("auto", "asyncio", "uvloop")),
+    Option("lifespan", str, "auto", "ASGI: run the lifespan protocol; auto serves an app that does not support it "
+           "(default: %(default)s)", choices=("auto", "on", "off")),
+    Option("asgi_mode", str, "pump", "ASGI: pump runs the native loop on its own thread; inverted runs it inside "
+           "asyncio on one thread (BATON_INVERTED=1 too) (default: %(default)s)", choices=("pump", "inverted")),
     Option("native_hello", _bool, False, "serve a fixed hello answer from C++ (no app; the benchmark ceiling)",
            flag=True),
     Option("keep_alive_timeout", _positive_float, 5.0,
@@ -85,6 +92,9 @@ class Config:
     backlog: int
     factory: bool
     interface: str
+    loop: str
+    lifespan: str
+    asgi_mode: str
     native_hello: bool
     keep_alive_timeout: float
     header_read_timeout: float

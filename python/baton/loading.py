@@ -46,7 +46,8 @@ def is_asgi(app) -> bool:
     return len(parameters) == 3
 
 
-def load(spec: str, factory: bool, interface: str):
+def load(spec: str, factory: bool, interface: str) -> tuple[object, str]:
+    """The app and its interface ("wsgi" or "asgi")."""
     app = import_from_string(spec)
     if factory:
         try:
@@ -55,6 +56,6 @@ def load(spec: str, factory: bool, interface: str):
             raise AppLoadError(f"the factory {spec!r} raised {type(error).__name__}: {error}") from error
     if not callable(app):
         raise AppLoadError(f"{spec!r} is not callable")
-    if interface == "auto" and is_asgi(app):
-        raise AppLoadError(f"{spec!r} is an ASGI application; this version of baton serves WSGI only")
-    return app
+    if interface == "auto":
+        interface = "asgi" if is_asgi(app) else "wsgi"
+    return app, interface

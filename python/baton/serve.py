@@ -49,14 +49,29 @@ def _switch(name: str, default: bool) -> bool:
     return value.strip().lower() not in ("0", "false", "no", "off")
 
 
+def describe(config: Config, sock: socket.socket) -> str:
+    """Where the socket listens, as the first log line says it."""
+    if sock.family == socket.AF_UNIX:
+        return f"unix:{config.uds}"
+    name, port = sock.getsockname()[:2]
+    host = f"[{name}]" if sock.family == socket.AF_INET6 else name
+    return f"http://{host}:{port}"
+
+
+def remove_socket_file(config: Config) -> None:
+    if config.uds:
+        try:
+            os.unlink(config.uds)
+        except OSError:
+            pass
+
+
 def run(config: Config, app, sock: socket.socket) -> None:
+    where = describe(config, sock)
     if sock.family == socket.AF_UNIX:
         server_name, server_port = "localhost", ""
-        where = f"unix:{config.uds}"
     else:
         server_name, server_port = sock.getsockname()[:2]
-        host = f"[{server_name}]" if sock.family == socket.AF_INET6 else server_name
-        where = f"http://{host}:{server_port}"
     what = "the native hello route" if config.native_hello else config.app
     shape = "" if config.native_hello else (
         f", {config.blocking_threads} app thread{'s' if config.blocking_threads != 1 else ''}"
@@ -87,9 +102,5 @@ def run(config: Config, app, sock: socket.socket) -> None:
         log_level=logging_setup.logging.getLevelName(config.log_level.upper()),
         log_exception=logging_setup.log_exception,
     )
-    if config.uds:
-        try:
-            os.unlink(config.uds)
-        except OSError:
-            pass
+    remove_socket_file(config)
     logger.info("baton stopped")

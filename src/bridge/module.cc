@@ -12,6 +12,7 @@
 
 #include "bridge/pool.h"
 #include "bridge/py_ref.h"
+#include "bridge/asgi.h"
 #include "bridge/loop_wait.h"
 #include "bridge/wsgi.h"
 #include "bridge/wsgi_handler.h"
@@ -213,9 +214,13 @@ PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_baton", "Baton's native serve
 }  // namespace baton::bridge
 
 PyMODINIT_FUNC PyInit__baton() {
-  if (!baton::bridge::wsgi_types_ready()) return nullptr;
+  if (!baton::bridge::wsgi_types_ready() || !baton::bridge::asgi_types_ready()) return nullptr;
   PyObject* m = PyModule_Create(&baton::bridge::module_def);
   if (m == nullptr) return nullptr;
+  if (baton::bridge::asgi_module_functions_add(m) == nullptr || !baton::bridge::asgi_server_type_add(m)) {
+    Py_DECREF(m);
+    return nullptr;
+  }
   Py_INCREF(&baton::bridge::file_wrapper_type);
   if (PyModule_AddObject(m, "FileWrapper", reinterpret_cast<PyObject*>(&baton::bridge::file_wrapper_type)) < 0) {
     Py_DECREF(&baton::bridge::file_wrapper_type);

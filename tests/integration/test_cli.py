@@ -64,10 +64,16 @@ def test_port_in_use_is_one_line_and_exit_1():
     assert "Traceback" not in result.stderr
 
 
-def test_asgi_app_is_refused_clearly():
-    result = run_baton("tests.integration.apps.asgi_app:app")
-    assert result.returncode == 1
-    assert "is an ASGI application" in result.stderr
+def test_an_asgi_app_is_detected_and_served(start_server):
+    server = start_server("tests.integration.apps.asgi_app:app")
+    assert "ASGI" in server.log
+    assert httpx.get(server.url + "/", timeout=10).content == b"asgi"
+
+
+def test_interface_wsgi_refuses_nothing_but_serves_the_app_as_wsgi(start_server):
+    # --interface forces the interface: an ASGI app forced to WSGI fails each request with a 500.
+    server = start_server("--interface", "wsgi", "tests.integration.apps.asgi_app:app")
+    assert httpx.get(server.url + "/", timeout=10).status_code == 500
 
 
 def test_options_come_from_the_environment():

@@ -147,6 +147,7 @@ void connection::on_readable() {
     input.commit(static_cast<size_t>(n));
   } else if (n == 0) {
     eof_ = true;
+    if (current_ != nullptr && body_done_) current_->mark_client_finished();
   } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
     if (use_shared) shared.lent = false;
     close_now();

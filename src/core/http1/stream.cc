@@ -262,6 +262,11 @@ bool stream::take_continue_request() {
   return true;
 }
 
+void stream::mark_client_finished() {
+  state_.fetch_or(k_client_eof, std::memory_order_acq_rel);
+  wake_app();
+}
+
 void stream::cancel() {
   state_.fetch_or(k_cancelled, std::memory_order_acq_rel);
   release_target();
@@ -412,6 +417,10 @@ stream::send_status stream::try_send_external(const char* data, size_t length) {
   return send_body(data, length, true);
 }
 
+stream::send_status stream::send_past_window(const char* data, size_t length) {
+  return send_body(data, length, false, true);
+}
+
 bool stream::external_sent() {
   if (external_unsent_.load(std::memory_order_seq_cst) == 0) return true;
   if (cancelled()) {
@@ -432,13 +441,13 @@ bool stream::external_sent() {
   return false;
 }
 
-stream::send_status stream::send_body(const char* data, size_t length, bool external) {
+stream::send_status stream::send_body(const char* data, size_t length, bool external, bool past_window) {
   if (cancelled()) return send_status::gone;
   if (finished_) {
     refuse_after_finish();
     return send_status::gone;
   }
-  if (!output_ready()) {
+  if (!past_window && !output_ready()) {
     // Hand what is queued to the loop before waiting for it to drain.
     state_.fetch_or(k_wants_credit, std::memory_order_seq_cst);
     publish();
@@ -535,13 +544,13 @@ void stream::finish() {
   notify_loop(false);
 }
 
-void stream::fail(int status) {
+void stream::fail(int status, bool close) {
   if (cancelled()) return;
   finished_ = true;
   if (!committed_) {
     committed_ = true;
     bool stopping = settings_.stopping != nullptr && settings_.stopping->load(std::memory_order_relaxed);
-    bool keep = head_.keep_alive && !stopping && (state_.load(std::memory_order_acquire) & k_body_end) != 0;
+    bool keep = !close && head_.keep_alive && !stopping && (state_.load(std::memory_order_acquire) & k_body_end) != 0;
     app_out_.clear();
     append_simple_response(app_out_.bytes(), status, current_date_line(), "text/plain; charset=utf-8",
                            status_reason(status), !keep, head_.is_head);

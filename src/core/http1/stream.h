@@ -143,7 +143,11 @@ class stream final : public handoff::notice_link {
   // taken, the output window is full; wait for the waker and try again.
   // `gone`: the client left or the response already ended; stop producing.
   send_status try_send(const char* data, size_t length);
-  send_status send_body(const char* data, size_t length, bool external);
+  // Queues the bytes even past the window (the caller then waits for
+  // output_ready() before its next send): for senders that cannot keep the
+  // bytes to try again, like an ASGI send() that must take its message.
+  send_status send_past_window(const char* data, size_t length);
+  send_status send_body(const char* data, size_t length, bool external, bool past_window = false);
   // As try_send, but `data` is queued without being copied: the caller keeps
   // the memory valid until external_sent() says the loop is done with it
   // (written, or dropped because the client left).
@@ -160,9 +164,14 @@ class stream final : public handoff::notice_link {
   void finish();
   // The application failed: a `status` answer if nothing was committed,
   // otherwise the connection is closed so the client sees it incomplete.
-  void fail(int status = 500);
+  // `close`: close after the answer even if the connection could be kept.
+  void fail(int status = 500, bool close = false);
   bool finished() const { return finished_; }
   bool cancelled() const { return (state_.load(std::memory_order_acquire) & k_cancelled) != 0; }
+  // The client half-closed after sending the whole request (it will send
+  // nothing more; it may still read the answer). ASGI reports it as
+  // http.disconnect to an app that listens for one.
+  bool client_finished() const { return (state_.load(std::memory_order_acquire) & k_client_eof) != 0; }
   // True when the output window has room again (or the stream is gone).
   bool output_ready() const;
 
@@ -220,6 +229,7 @@ class stream final : public handoff::notice_link {
   // The client is gone: the app side's reads fail, its writes return gone,
   // and its waker is called.
   void cancel();
+  void mark_client_finished();
   // Taken from the inbox: clears the queued mark (before looking at the
   // stream, so news posted from now on posts again).
   void clear_queued() { state_.fetch_and(~k_queued, std::memory_order_acq_rel); }
@@ -252,6 +262,7 @@ class stream final : public handoff::notice_link {
   static constexpr uint32_t k_wants_credit = 1u << 7;
   static constexpr uint32_t k_flush = 1u << 8;
   static constexpr uint32_t k_wants_external = 1u << 9;
+  static constexpr uint32_t k_client_eof = 1u << 10;
 
   // Held while touching what both sides share. A direct stream's two sides
   // are one thread, so it takes no lock at all.

@@ -130,6 +130,13 @@ void event_loop::run_due_timers() {
 
 void event_loop::post(handoff::notice_link* node) {
   inbox_.push(node);
+  if (post_hook_ != nullptr) {
+    if (!post_hook_called_) {
+      post_hook_called_ = true;
+      post_hook_(post_hook_context_);
+    }
+    return;
+  }
   if (parked_.load(std::memory_order_seq_cst) && parked_.exchange(false, std::memory_order_acq_rel)) {
     wake_writes_.fetch_add(1, std::memory_order_relaxed);
     uint64_t one = 1;
@@ -202,6 +209,7 @@ int event_loop::next_timeout_ms() const {
 }
 
 void event_loop::run_once(int max_wait_ms) {
+  post_hook_called_ = false;
   int timeout = max_wait_ms;
   if (timeout != 0) {
     int until = next_timeout_ms();

@@ -113,6 +113,13 @@ class event_loop {
   // taken from the threads being waited for) and doubles when it pays off.
   // 0 turns it off.
   void set_park_spin(int microseconds) { park_spin_max_us_ = microseconds; }
+  // Driven mode (another loop runs our passes on this same thread, so there
+  // is never a parked wait to wake): post() calls `hook` instead of writing
+  // the eventfd, once until the next pass, so the driver can schedule one.
+  void set_post_hook(void (*hook)(void*), void* context) {
+    post_hook_ = hook;
+    post_hook_context_ = context;
+  }
   // Tests only: called when a pass has decided to block, just before it
   // marks itself parked, so a test can post from inside the race window.
   void set_before_park_hook(void (*hook)(void*), void* context) {
@@ -167,6 +174,9 @@ class event_loop {
   handoff::notice_queue inbox_;
   std::atomic<bool> parked_{false};
   std::atomic<uint64_t> wake_writes_{0};
+  void (*post_hook_)(void*) = nullptr;
+  void* post_hook_context_ = nullptr;
+  bool post_hook_called_ = false;
   int park_spin_max_us_ = 0;
   int park_spin_us_ = 0;      // the current budget, within [0, max]
   int park_spin_rest_ = 0;    // parks left before a budget of 0 is tried again

@@ -103,6 +103,11 @@ void server::run() {
   finish();
 }
 
+void server::run_pass() {
+  loop_.run_once(0);
+  after_pass();
+}
+
 void server::run_nested_pass(http1::stream* s) {
   if (s->conn != nullptr) s->conn->on_stream_news(s);
   if (s->cancelled() || loop_.stopped()) return;

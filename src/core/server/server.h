@@ -58,8 +58,15 @@ class server final : private loop::io_handler,
   // also cover what the caller does after run() (joining threads). Returns
   // when the drain is over.
   void run();
-  // The pieces run() is made of, for a caller that drives the loop itself.
+  // The pieces run() is made of, for a caller that drives the loop itself:
+  // start(), then run_pass() whenever backend_fd() is readable or
+  // next_timeout_ms() has passed (and after anything the caller did that
+  // posts to the loop), until done(); begin_shutdown() when asked to stop,
+  // then finish().
   void start();
+  // One pass that never blocks, and the work between passes.
+  void run_pass();
+  bool done() const { return loop_.stopped(); }
   void begin_shutdown();
   bool drained() const { return loop_.stopped() || (shutting_down_ && busy_connections() == 0); }
   void finish();

@@ -1,4 +1,4 @@
-"""An ASGI app, which this version of baton must refuse clearly."""
+"""The smallest ASGI app: the command line must detect it and serve it as ASGI."""
 
 
 async def app(scope, receive, send):

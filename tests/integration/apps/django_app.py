@@ -108,6 +108,8 @@ urlpatterns = [
     path("protected", csrf_protected),
 ]
 
+from django.core.asgi import get_asgi_application  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 application = get_wsgi_application()
+asgi_application = get_asgi_application()

@@ -57,7 +57,10 @@ TEST(StatusReason, KnowsTheServersOwnStatuses) {
   EXPECT_STREQ(h::status_reason(431), "Request Header Fields Too Large");
   EXPECT_STREQ(h::status_reason(501), "Not Implemented");
   EXPECT_STREQ(h::status_reason(505), "HTTP Version Not Supported");
-  EXPECT_STREQ(h::status_reason(299), "Unknown");
+  EXPECT_STREQ(h::status_reason(301), "Moved Permanently");
+  EXPECT_STREQ(h::status_reason(422), "Unprocessable Content");
+  // RFC 9112 section 4: the reason phrase may be empty.
+  EXPECT_STREQ(h::status_reason(299), "");
 }
 
 TEST(ValidHeaderName, AcceptsTokens) {

@@ -1,0 +1,258 @@
+"""Serving an ASGI app: the asyncio side of both shapes, lifespan, and the signals.
+
+pump (the default): the native loop runs on its own thread; this thread runs
+asyncio, which watches one eventfd and takes new requests and news from the
+native side when it fires.
+
+inverted (--asgi-mode inverted, or BATON_INVERTED=1): one thread. asyncio
+watches the native loop's epoll fd and runs one non-blocking pass of it when
+it is readable or its timer is due; the graceful drain is stepped the same
+way, pass by pass, with asyncio free to run the app's tasks in between.
+
+In both, Python owns SIGTERM and SIGINT (asyncio's add_signal_handler) and
+asks the native server to stop; a second SIGINT stops it at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+
+from baton import _baton, logging_setup
+from baton.config import Config
+
+logger = logging_setup.logger
+
+
+async def run_request(app, scope, receive, send):
+    """One request's task: the app, then the native side settles what is left."""
+    try:
+        await app(scope, receive, send)
+    except asyncio.CancelledError:
+        _baton.finish_request(send, None)
+        raise
+    except BaseException as error:  # noqa: BLE001 - the request fails, the server goes on
+        _baton.finish_request(send, error)
+        if not isinstance(error, Exception):
+            raise
+    else:
+        _baton.finish_request(send, None)
+
+
+class LifespanFailed(Exception):
+    """The app's startup (or shutdown) reported failure; the message is the app's."""
+
+
+class Lifespan:
+    """The lifespan protocol's server side: startup before the first accept,
+    shutdown after the drain. With mode "auto", an app that does not speak it
+    (it raises on the lifespan scope before answering) is served anyway."""
+
+    def __init__(self, app, mode: str, state: dict):
+        self.app = app
+        self.mode = mode
+        self.state = state
+        self.events: asyncio.Queue = asyncio.Queue()
+        self.startup_answer: asyncio.Future | None = None
+        self.shutdown_answer: asyncio.Future | None = None
+        self.task: asyncio.Task | None = None
+        self.supported = mode != "off"
+
+    async def startup(self) -> None:
+        if self.mode == "off":
+            return
+        loop = asyncio.get_running_loop()
+        self.startup_answer = loop.create_future()
+        self.shutdown_answer = loop.create_future()
+        self.task = loop.create_task(self._main())
+        await self.events.put({"type": "lifespan.startup"})
+        await self.startup_answer  # raises LifespanFailed
+
+    async def shutdown(self) -> None:
+        if not self.supported or self.task is None or self.task.done():
+            return
+        await self.events.put({"type": "lifespan.shutdown"})
+        try:
+            await asyncio.wait_for(asyncio.shield(self.shutdown_answer), 30)
+        except LifespanFailed as error:
+            logger.error("application shutdown failed: %s", error)
+        except asyncio.TimeoutError:
+            logger.error("application shutdown did not complete in 30 seconds")
+
+    async def _main(self) -> None:
+        scope = {"type": "lifespan", "asgi": {"version": "3.0", "spec_version": "2.0"}, "state": self.state}
+        try:
+            await self.app(scope, self._receive, self._send)
+        except BaseException as error:  # noqa: BLE001
+            if not self.startup_answer.done():
+                if self.mode == "auto":
+                    # Not a lifespan app: serve it without one.
+                    self.supported = False
+                    logger.info("the application does not support lifespan (%s: %s); serving without it",
+                                type(error).__name__, error)
+                    self.startup_answer.set_result(None)
+                else:
+                    logging_setup.log_exception("the application failed in lifespan startup", error)
+                    self.startup_answer.set_exception(LifespanFailed(f"{type(error).__name__}: {error}"))
+            elif not self.shutdown_answer.done():
+                logging_setup.log_exception("the application failed in lifespan shutdown", error)
+                self.shutdown_answer.set_exception(LifespanFailed(f"{type(error).__name__}: {error}"))
+            if not isinstance(error, Exception):
+                raise
+        finally:
+            for answer in (self.startup_answer, self.shutdown_answer):
+                if not answer.done():
+                    answer.set_result(None)
+
+    async def _receive(self):
+        return await self.events.get()
+
+    async def _send(self, message) -> None:
+        kind = message.get("type")
+        if kind == "lifespan.startup.complete":
+            self.startup_answer.set_result(None)
+        elif kind == "lifespan.startup.failed":
+            self.startup_answer.set_exception(LifespanFailed(message.get("message") or "startup failed"))
+        elif kind == "lifespan.shutdown.complete":
+            self.shutdown_answer.set_result(None)
+        elif kind == "lifespan.shutdown.failed":
+            self.shutdown_answer.set_exception(LifespanFailed(message.get("message") or "shutdown failed"))
+        else:
+            raise RuntimeError(f"unexpected lifespan message {kind!r}")
+
+
+def make_loop(kind: str) -> asyncio.AbstractEventLoop:
+    if kind in ("auto", "uvloop"):
+        try:
+            import uvloop
+        except ImportError:
+            if kind == "uvloop":
+                raise
+        else:
+            return uvloop.new_event_loop()
+    return asyncio.new_event_loop()
+
+
+def shape_of(config: Config) -> str:
+    inverted = os.environ.get("BATON_INVERTED", "").strip().lower() in ("1", "true", "yes", "on")
+    return "inverted" if inverted else config.asgi_mode
+
+
+def run(config: Config, app, sock: socket.socket, where: str) -> int:
+    loop = make_loop(config.loop)
+    asyncio.set_event_loop(loop)
+    try:
+        return loop.run_until_complete(serve(config, app, sock, where))
+    finally:
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+async def serve(config: Config, app, sock: socket.socket, where: str) -> int:
+    loop = asyncio.get_running_loop()
+    shape = shape_of(config)
+    state: dict = {}
+    lifespan = Lifespan(app, config.lifespan, state)
+    try:
+        await lifespan.startup()
+    except LifespanFailed as error:
+        logger.error("application startup failed: %s", error)
+        sock.close()
+        return 3
+
+    if sock.family == socket.AF_UNIX:
+        host, port = "", 0
+    else:
+        host, port = sock.getsockname()[:2]
+    stopped = loop.create_future()
+    pass_scheduled = False
+    timer: asyncio.TimerHandle | None = None
+
+    def run_pass() -> None:
+        nonlocal pass_scheduled, timer
+        pass_scheduled = False
+        timeout = server.run_pass()
+        if server.stopped:
+            if not stopped.done():
+                stopped.set_result(None)
+            return
+        if timeout == 0:
+            schedule_pass()
+        elif timeout > 0:
+            when = loop.time() + timeout / 1000
+            if timer is None or abs(timer.when() - when) > 0.0005:
+                if timer is not None:
+                    timer.cancel()
+                timer = loop.call_at(when, run_pass)
+
+    def schedule_pass() -> None:
+        nonlocal pass_scheduled
+        if not pass_scheduled:
+            pass_scheduled = True
+            loop.call_soon(run_pass)
+
+    server = _baton.AsgiServer(
+        app, [sock.detach()], loop, run_request, logging_setup.log_exception, state if lifespan.supported else None,
+        pump=shape == "pump", schedule_pass=schedule_pass if shape == "inverted" else None,
+        keep_alive_timeout=config.keep_alive_timeout, header_read_timeout=config.header_read_timeout,
+        body_read_timeout=config.body_read_timeout, graceful_timeout=config.graceful_timeout,
+        max_header_size=config.max_header_size, max_headers=config.max_headers,
+        max_body_size=config.max_body_size, root_path=config.root_path, server_host=str(host),
+        server_port=int(port), log_level=logging_setup.logging.getLevelName(config.log_level.upper()),
+    )
+    interrupts = 0
+
+    def on_signal(signo: int) -> None:
+        nonlocal interrupts
+        if signo == signal.SIGINT:
+            interrupts += 1
+        immediate = interrupts >= 2 or (signo == signal.SIGINT and stop_requested[0])
+        if immediate:
+            logger.info("second interrupt: stopping now")
+        stop_requested[0] = True
+        server.request_shutdown(immediate)
+        if shape == "inverted":
+            schedule_pass()
+
+    stop_requested = [False]
+    for signo in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
+        loop.add_signal_handler(signo, on_signal, signo)
+
+    def on_wake() -> None:
+        server.drain()
+        if server.stopped and not stopped.done():
+            stopped.set_result(None)
+
+    logger.info("baton serving %s on %s (pid %d, ASGI, %s on %s)", config.app, where, os.getpid(), shape,
+                type(loop).__module__.split(".")[0])
+    server.start()
+    if shape == "pump":
+        loop.add_reader(server.wake_fd, on_wake)
+    else:
+        loop.add_reader(server.backend_fd, run_pass)
+        schedule_pass()
+    try:
+        await stopped
+    finally:
+        if shape == "pump":
+            loop.remove_reader(server.wake_fd)
+        else:
+            loop.remove_reader(server.backend_fd)
+            if timer is not None:
+                timer.cancel()
+        for signo in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
+            loop.remove_signal_handler(signo)
+        server.join()
+    # Tasks of requests the drain cut off are told so before lifespan ends.
+    await asyncio.sleep(0)
+    await lifespan.shutdown()
+    server.close()
+    return 0

@@ -1,0 +1,824 @@
+#include "bridge/asgi.h"
+
+#include <fcntl.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "core/http1/response.h"
+#include "core/util/log.h"
+#include "core/util/text.h"
+
+namespace baton::bridge {
+namespace {
+
+// New streams waiting for the asyncio side, at most (pump): past it the
+// server keeps them in its own queue.
+constexpr size_t new_stream_ring = 4096;
+
+PyObject* client_disconnected_type = nullptr;  // baton._baton.ClientDisconnected
+
+struct interned {
+  PyObject* type;
+  PyObject* body;
+  PyObject* more_body;
+  PyObject* status;
+  PyObject* headers;
+  PyObject* path;
+  PyObject* http_request;
+  PyObject* http_disconnect;
+  PyObject* start;
+  PyObject* body_type;
+  PyObject* pathsend;
+  PyObject* http_version;
+  PyObject* method;
+  PyObject* raw_path;
+  PyObject* query_string;
+  PyObject* client;
+  PyObject* state;
+  PyObject* asgi;
+  PyObject* extensions;
+  PyObject* v11;
+  PyObject* v10;
+  PyObject* create_task;
+  PyObject* create_future;
+  PyObject* set_result;
+  PyObject* set_exception;
+  PyObject* done;
+};
+interned names;
+
+bool intern_names() {
+  names.type = PyUnicode_InternFromString("type");
+  names.body = PyUnicode_InternFromString("body");
+  names.more_body = PyUnicode_InternFromString("more_body");
+  names.status = PyUnicode_InternFromString("status");
+  names.headers = PyUnicode_InternFromString("headers");
+  names.path = PyUnicode_InternFromString("path");
+  names.http_request = PyUnicode_InternFromString("http.request");
+  names.http_disconnect = PyUnicode_InternFromString("http.disconnect");
+  names.start = PyUnicode_InternFromString("http.response.start");
+  names.body_type = PyUnicode_InternFromString("http.response.body");
+  names.pathsend = PyUnicode_InternFromString("http.response.pathsend");
+  names.http_version = PyUnicode_InternFromString("http_version");
+  names.method = PyUnicode_InternFromString("method");
+  names.raw_path = PyUnicode_InternFromString("raw_path");
+  names.query_string = PyUnicode_InternFromString("query_string");
+  names.client = PyUnicode_InternFromString("client");
+  names.state = PyUnicode_InternFromString("state");
+  names.asgi = PyUnicode_InternFromString("asgi");
+  names.extensions = PyUnicode_InternFromString("extensions");
+  names.v11 = PyUnicode_InternFromString("1.1");
+  names.v10 = PyUnicode_InternFromString("1.0");
+  names.create_task = PyUnicode_InternFromString("create_task");
+  names.create_future = PyUnicode_InternFromString("create_future");
+  names.set_result = PyUnicode_InternFromString("set_result");
+  names.set_exception = PyUnicode_InternFromString("set_exception");
+  names.done = PyUnicode_InternFromString("done");
+  return names.done != nullptr && !PyErr_Occurred();
+}
+
+// --- the awaitable that is already complete ---------------------------------
+//
+// `await receive()` on an event that is there already, or `await send(...)`
+// that the window took: the await returns the value at once, through am_send,
+// without creating a Future or suspending the task.
+
+struct completed_object {
+  PyObject_HEAD
+  PyObject* value;
+};
+
+PyTypeObject completed_type = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+PySendResult completed_send(PyObject* self, PyObject*, PyObject** result) {
+  auto* o = reinterpret_cast<completed_object*>(self);
+  *result = o->value != nullptr ? o->value : Py_None;
+  Py_INCREF(*result);
+  return PYGEN_RETURN;
+}
+
+PyObject* completed_iternext(PyObject* self) {
+  auto* o = reinterpret_cast<completed_object*>(self);
+  _PyGen_SetStopIterationValue(o->value != nullptr ? o->value : Py_None);
+  return nullptr;
+}
+
+PyObject* completed_await(PyObject* self) {
+  Py_INCREF(self);
+  return self;
+}
+
+void completed_dealloc(PyObject* self) {
+  Py_CLEAR(reinterpret_cast<completed_object*>(self)->value);
+  Py_TYPE(self)->tp_free(self);
+}
+
+PyAsyncMethods completed_async = {completed_await, nullptr, nullptr, completed_send};
+
+PyObject* make_completed(PyObject* value_new_ref) {
+  auto* o = PyObject_New(completed_object, &completed_type);
+  if (o == nullptr) {
+    Py_XDECREF(value_new_ref);
+    return nullptr;
+  }
+  o->value = value_new_ref;
+  return reinterpret_cast<PyObject*>(o);
+}
+
+// --- receive and send ---------------------------------------------------------
+
+struct channel_object {
+  PyObject_HEAD
+  asgi_runner* runner;
+  asgi_request* request;
+  uint64_t generation;
+};
+
+PyTypeObject receive_type = {PyVarObject_HEAD_INIT(nullptr, 0)};
+PyTypeObject send_type = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+PyObject* receive_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  if (PyTuple_GET_SIZE(args) != 0 || (kwargs != nullptr && PyDict_GET_SIZE(kwargs) != 0)) {
+    PyErr_SetString(PyExc_TypeError, "receive() takes no arguments");
+    return nullptr;
+  }
+  auto* o = reinterpret_cast<channel_object*>(self);
+  return o->runner->receive(o->request, o->generation);
+}
+
+PyObject* send_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  if (PyTuple_GET_SIZE(args) != 1 || (kwargs != nullptr && PyDict_GET_SIZE(kwargs) != 0)) {
+    PyErr_SetString(PyExc_TypeError, "send() takes one message");
+    return nullptr;
+  }
+  auto* o = reinterpret_cast<channel_object*>(self);
+  return o->runner->send(o->request, o->generation, PyTuple_GET_ITEM(args, 0));
+}
+
+PyObject* make_channel(PyTypeObject* type, asgi_runner* runner, asgi_request* r) {
+  auto* o = PyObject_New(channel_object, type);
+  if (o == nullptr) return nullptr;
+  o->runner = runner;
+  o->request = r;
+  o->generation = r->generation;
+  return reinterpret_cast<PyObject*>(o);
+}
+
+// finish_request(send, error): called by the task wrapper when the app returns.
+PyObject* finish_request(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2 || Py_TYPE(args[0]) != &send_type) {
+    PyErr_SetString(PyExc_TypeError, "finish_request(send, error)");
+    return nullptr;
+  }
+  auto* o = reinterpret_cast<channel_object*>(args[0]);
+  o->runner->finish(o->request, o->generation, args[1] == Py_None ? nullptr : args[1]);
+  Py_RETURN_NONE;
+}
+
+PyMethodDef finish_def = {"finish_request", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(finish_request)),
+                          METH_FASTCALL, "finish_request(send, error): the ASGI app returned (or raised)"};
+
+// Bytes of a header name or value: bytes, or a str of latin-1 characters.
+bool byte_view(PyObject* o, std::string_view& out) {
+  if (PyBytes_Check(o)) {
+    out = {PyBytes_AS_STRING(o), static_cast<size_t>(PyBytes_GET_SIZE(o))};
+    return true;
+  }
+  if (PyByteArray_Check(o)) {
+    out = {PyByteArray_AS_STRING(o), static_cast<size_t>(PyByteArray_GET_SIZE(o))};
+    return true;
+  }
+  if (PyUnicode_Check(o) && PyUnicode_KIND(o) == PyUnicode_1BYTE_KIND) {
+    out = {static_cast<const char*>(PyUnicode_DATA(o)), static_cast<size_t>(PyUnicode_GET_LENGTH(o))};
+    return true;
+  }
+  PyErr_Format(PyExc_TypeError, "header names and values must be bytes, not %.100s", Py_TYPE(o)->tp_name);
+  return false;
+}
+
+// ASGI path: percent-decoded, then UTF-8 (undecodable bytes replaced).
+PyObject* decode_path(std::string_view path) {
+  if (path.find('%') == std::string_view::npos) {
+    return PyUnicode_DecodeUTF8(path.data(), static_cast<Py_ssize_t>(path.size()), "replace");
+  }
+  std::string decoded;
+  decoded.reserve(path.size());
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (path[i] == '%' && i + 2 < path.size() && util::hex_digit(path[i + 1]) >= 0 &&
+        util::hex_digit(path[i + 2]) >= 0) {
+      decoded.push_back(static_cast<char>(util::hex_digit(path[i + 1]) * 16 + util::hex_digit(path[i + 2])));
+      i += 2;
+    } else {
+      decoded.push_back(path[i]);
+    }
+  }
+  return PyUnicode_DecodeUTF8(decoded.data(), static_cast<Py_ssize_t>(decoded.size()), "replace");
+}
+
+bool set_new(PyObject* dict, PyObject* key, PyObject* value_new_ref) {
+  if (value_new_ref == nullptr) return false;
+  int rc = PyDict_SetItem(dict, key, value_new_ref);
+  Py_DECREF(value_new_ref);
+  return rc == 0;
+}
+
+}  // namespace
+
+// --- the runner -----------------------------------------------------------------
+
+void asgi_request::wake() { runner.post_news(this); }
+
+std::unique_ptr<asgi_runner> asgi_runner::create(const asgi_options& options) {
+  if (names.done == nullptr && !intern_names()) return nullptr;
+  std::unique_ptr<asgi_runner> r(new asgi_runner());
+  r->app_ = py_ref::borrow(options.app);
+  r->loop_ = py_ref::borrow(options.loop);
+  r->run_request_ = py_ref::borrow(options.run_request);
+  r->log_exception_ = py_ref::borrow(options.log_exception);
+  r->state_ = py_ref::borrow(options.state != Py_None ? options.state : nullptr);
+  r->root_path_ = options.root_path;
+  r->pump_ = options.pump;
+  r->create_task_ = py_ref::steal(PyObject_GetAttr(options.loop, names.create_task));
+  r->create_future_ = py_ref::steal(PyObject_GetAttr(options.loop, names.create_future));
+  if (!r->create_task_ || !r->create_future_) return nullptr;
+  r->disconnect_ = py_ref::steal(Py_BuildValue("{O:O}", names.type, names.http_disconnect));
+  py_ref server = options.server_host.empty()
+                      ? py_ref::borrow(Py_None)
+                      : py_ref::steal(Py_BuildValue("(si)", options.server_host.c_str(), options.server_port));
+  r->scope_template_ = py_ref::steal(
+      Py_BuildValue("{s:s,s:s,s:s,s:O}", "type", "http", "scheme", "http", "root_path", options.root_path.c_str(),
+                    "server", server.get()));
+  if (!r->disconnect_ || !r->scope_template_) return nullptr;
+  if (r->pump_) {
+    r->new_streams_ = std::make_unique<handoff::spsc_ring<http1::stream>>(new_stream_ring);
+    r->wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (r->wake_fd_ < 0) {
+      PyErr_SetFromErrno(PyExc_OSError);
+      return nullptr;
+    }
+  }
+  return r;
+}
+
+asgi_runner::~asgi_runner() {
+  if (wake_fd_ >= 0) ::close(wake_fd_);
+}
+
+void asgi_runner::clear_wake_fd() {
+  uint64_t count;
+  ssize_t ignored = ::read(wake_fd_, &count, sizeof count);
+  (void)ignored;
+}
+
+void asgi_runner::wake_after_stop() {
+  if (wake_fd_ < 0) return;
+  uint64_t one = 1;
+  ssize_t ignored = ::write(wake_fd_, &one, sizeof one);
+  (void)ignored;
+}
+
+bool asgi_runner::try_start(http1::stream* s) {
+  if (!pump_) {
+    inverted_new_.push_back(s);
+    return true;
+  }
+  if (!new_streams_->try_push(s)) return false;
+  wake_asyncio();
+  return true;
+}
+
+// The Dekker pair with drain(): it marks itself parked, then looks at the
+// ring and the queue; a producer pushes, then looks at the mark.
+void asgi_runner::wake_asyncio() {
+  if (parked_.load(std::memory_order_seq_cst) && parked_.exchange(false, std::memory_order_acq_rel)) {
+    wakes_.fetch_add(1, std::memory_order_relaxed);
+    uint64_t one = 1;
+    ssize_t ignored = ::write(wake_fd_, &one, sizeof one);
+    (void)ignored;
+  }
+}
+
+void asgi_runner::post_news(asgi_request* r) {
+  if (r->queued.exchange(true, std::memory_order_acq_rel)) return;
+  news_.push(r);
+  if (pump_) wake_asyncio();
+}
+
+bool asgi_runner::drain() {
+  while (true) {
+    parked_.store(false, std::memory_order_relaxed);
+    if (pump_) {
+      while (http1::stream* s = new_streams_->try_pop()) {
+        if (!start_request(s)) return false;
+      }
+    } else {
+      std::vector<http1::stream*> fresh;
+      fresh.swap(inverted_new_);
+      for (http1::stream* s : fresh) {
+        if (!start_request(s)) return false;
+      }
+    }
+    handoff::notice_link* list = news_.take_all();
+    while (list != nullptr) {
+      handoff::notice_link* next = list->notice_next;
+      deliver_news(static_cast<asgi_request*>(list));
+      list = next;
+    }
+    if (!pump_) return true;
+    parked_.store(true, std::memory_order_seq_cst);
+    if (new_streams_->empty() && news_.empty()) return true;
+  }
+}
+
+asgi_request* asgi_runner::take_request() {
+  if (free_.empty()) {
+    all_.push_back(std::make_unique<asgi_request>(*this));
+    return all_.back().get();
+  }
+  asgi_request* r = free_.back();
+  free_.pop_back();
+  return r;
+}
+
+void asgi_runner::recycle(asgi_request* r) {
+  r->s = nullptr;
+  ++r->generation;  // receive/send objects still held by the app now raise
+  r->receive_future.reset();
+  r->send_future.reset();
+  r->scope.reset();
+  free_.push_back(r);
+}
+
+py_ref asgi_runner::build_scope(http1::stream& s) {
+  const http1::request& head = s.head();
+  py_ref scope = py_ref::steal(PyDict_Copy(scope_template_.get()));
+  if (!scope) return {};
+  PyObject* d = scope.get();
+  bool ok = PyDict_SetItem(d, names.http_version, head.version_minor == 1 ? names.v11 : names.v10) == 0 &&
+            set_new(d, names.method,
+                    PyUnicode_DecodeLatin1(head.method.data(), static_cast<Py_ssize_t>(head.method.size()), nullptr));
+  // The path as the app sees it includes the root path (as uvicorn gives it).
+  // ASGI's path for the forms that have none: "*" (OPTIONS) and the
+  // authority itself (CONNECT), as the request-target gives them.
+  std::string_view path = head.form == http1::target_form::asterisk    ? std::string_view("*")
+                          : head.form == http1::target_form::authority ? head.target
+                                                                       : head.path;
+  if (ok && !root_path_.empty()) {
+    std::string full = root_path_;
+    full.append(path);
+    ok = set_new(d, names.path, decode_path(full));
+  } else if (ok) {
+    ok = set_new(d, names.path, decode_path(path));
+  }
+  ok = ok && set_new(d, names.raw_path, PyBytes_FromStringAndSize(path.data(), static_cast<Py_ssize_t>(path.size())));
+  ok = ok && set_new(d, names.query_string,
+                     PyBytes_FromStringAndSize(head.query.data(), static_cast<Py_ssize_t>(head.query.size())));
+  py_ref headers = py_ref::steal(PyList_New(static_cast<Py_ssize_t>(head.header_count)));
+  ok = ok && headers;
+  for (size_t i = 0; ok && i < head.header_count; ++i) {
+    const http1::header& h = head.headers[i];
+    PyObject* name = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(h.name.size()));
+    if (name == nullptr) {
+      ok = false;
+      break;
+    }
+    char* p = PyBytes_AS_STRING(name);
+    for (size_t k = 0; k < h.name.size(); ++k) {
+      char c = h.name[k];
+      p[k] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+    }
+    PyObject* value = PyBytes_FromStringAndSize(h.value.data(), static_cast<Py_ssize_t>(h.value.size()));
+    PyObject* pair = value != nullptr ? PyTuple_Pack(2, name, value) : nullptr;
+    Py_DECREF(name);
+    Py_XDECREF(value);
+    if (pair == nullptr) {
+      ok = false;
+      break;
+    }
+    PyList_SET_ITEM(headers.get(), static_cast<Py_ssize_t>(i), pair);
+  }
+  ok = ok && PyDict_SetItem(d, names.headers, headers.get()) == 0;
+  http1::peer_info peer = s.peer();
+  if (ok) {
+    if (peer.address.empty()) {
+      ok = PyDict_SetItem(d, names.client, Py_None) == 0;
+    } else {
+      std::string address(peer.address);
+      ok = set_new(d, names.client, Py_BuildValue("(si)", address.c_str(), static_cast<int>(peer.port)));
+    }
+  }
+  // Small dicts an app might change: fresh for every request.
+  ok = ok && set_new(d, names.asgi, Py_BuildValue("{s:s,s:s}", "version", "3.0", "spec_version", "2.4"));
+  ok = ok && set_new(d, names.extensions, Py_BuildValue("{s:{}}", "http.response.pathsend"));
+  if (ok && state_) ok = set_new(d, names.state, PyDict_Copy(state_.get()));
+  if (!ok) return {};
+  return scope;
+}
+
+bool asgi_runner::start_request(http1::stream* s) {
+  if (s->cancelled()) {
+    // The client left while the request crossed over: it never runs.
+    s->app_done();
+    return true;
+  }
+  asgi_request* r = take_request();
+  r->s = s;
+  r->request_complete = false;
+  r->response_started = false;
+  r->response_complete = false;
+  r->protocol_error = false;
+  r->queued.store(false, std::memory_order_relaxed);
+  s->set_waker(r);
+  py_ref scope = build_scope(*s);
+  py_ref receive = py_ref::steal(make_channel(&receive_type, this, r));
+  py_ref send = py_ref::steal(make_channel(&send_type, this, r));
+  py_ref coroutine;
+  if (scope && receive && send) {
+    PyObject* args[4] = {app_.get(), scope.get(), receive.get(), send.get()};
+    coroutine = py_ref::steal(PyObject_Vectorcall(run_request_.get(), args, 4, nullptr));
+  }
+  py_ref task;
+  if (coroutine) task = py_ref::steal(PyObject_CallOneArg(create_task_.get(), coroutine.get()));
+  if (!task) {
+    log_exception("could not start the ASGI application", s);
+    s->fail(500);
+    s->set_waker(nullptr);
+    s->app_done();
+    recycle(r);
+  }
+  return true;
+}
+
+PyObject* asgi_runner::disconnect_event() {
+  Py_INCREF(disconnect_.get());
+  return disconnect_.get();
+}
+
+// The next event for receive(), if there is one now (`ready`).
+PyObject* asgi_runner::next_event(asgi_request* r, bool& ready) {
+  http1::stream& s = *r->s;
+  ready = true;
+  if (s.cancelled()) return disconnect_event();
+  if (r->request_complete) {
+    // After the body, receive() waits for the client to go away; the end of
+    // the response, or a client that half-closed, counts as gone.
+    if (r->response_complete || s.client_finished()) return disconnect_event();
+    ready = false;
+    return nullptr;
+  }
+  std::string_view view;
+  switch (s.try_read(view)) {
+    case http1::stream::read_status::pending:
+      ready = false;
+      return nullptr;
+    case http1::stream::read_status::error:
+      return disconnect_event();
+    case http1::stream::read_status::end:
+      r->request_complete = true;
+      return Py_BuildValue("{O:O,O:y#,O:O}", names.type, names.http_request, names.body, "", Py_ssize_t{0},
+                           names.more_body, Py_False);
+    case http1::stream::read_status::data:
+      break;
+  }
+  py_ref body = py_ref::steal(PyBytes_FromStringAndSize(view.data(), static_cast<Py_ssize_t>(view.size())));
+  if (!body) return nullptr;
+  s.consume(view.size());
+  std::string_view next;
+  bool more = true;
+  if (s.body_ended() && s.body_buffered() == 0) {
+    more = s.try_read(next) != http1::stream::read_status::end;
+  }
+  if (!more) r->request_complete = true;
+  return Py_BuildValue("{O:O,O:O,O:O}", names.type, names.http_request, names.body, body.get(), names.more_body,
+                       more ? Py_True : Py_False);
+}
+
+PyObject* asgi_runner::resolved(PyObject* value_new_ref) { return make_completed(value_new_ref); }
+
+PyObject* asgi_runner::pending_future(py_ref& slot) {
+  PyObject* future = PyObject_CallNoArgs(create_future_.get());
+  if (future == nullptr) return nullptr;
+  slot = py_ref::borrow(future);
+  return future;
+}
+
+// Completes a waiting future with `value` (or, for an exception instance,
+// fails it), unless the app has cancelled it meanwhile.
+void asgi_runner::settle(py_ref& future, PyObject* value_new_ref) {
+  py_ref value = py_ref::steal(value_new_ref);
+  py_ref f = std::move(future);
+  if (!f) return;
+  py_ref done = py_ref::steal(PyObject_CallMethodNoArgs(f.get(), names.done));
+  if (!done) {
+    PyErr_Clear();
+    return;
+  }
+  if (done.get() == Py_True) return;
+  bool exception = value && PyExceptionInstance_Check(value.get());
+  py_ref r = py_ref::steal(PyObject_CallMethodOneArg(f.get(), exception ? names.set_exception : names.set_result,
+                                                     value ? value.get() : Py_None));
+  if (!r) PyErr_Clear();
+}
+
+void asgi_runner::deliver_news(asgi_request* r) {
+  r->queued.store(false, std::memory_order_release);
+  if (r->s == nullptr) return;  // stale: its request ended
+  if (r->receive_future) {
+    bool ready = false;
+    PyObject* event = next_event(r, ready);
+    if (ready) settle(r->receive_future, event);
+    else if (event == nullptr && PyErr_Occurred()) PyErr_Clear();
+  }
+  if (r->send_future) {
+    if (r->s->cancelled()) {
+      settle(r->send_future, PyObject_CallFunction(client_disconnected_type, "s", "the client disconnected"));
+    } else if (r->s->output_ready()) {
+      Py_INCREF(Py_None);
+      settle(r->send_future, Py_None);
+    }
+  }
+}
+
+PyObject* asgi_runner::receive(asgi_request* r, uint64_t generation) {
+  if (r->s == nullptr || r->generation != generation) {
+    PyErr_SetString(PyExc_RuntimeError, "receive() used after its request ended");
+    return nullptr;
+  }
+  if (r->receive_future) {
+    PyErr_SetString(PyExc_RuntimeError, "receive() called while an earlier receive() is still waiting");
+    return nullptr;
+  }
+  bool ready = false;
+  PyObject* event = next_event(r, ready);
+  if (ready) return event != nullptr ? resolved(event) : nullptr;
+  if (PyErr_Occurred()) return nullptr;
+  return pending_future(r->receive_future);
+}
+
+PyObject* asgi_runner::send_start(asgi_request* r, PyObject* message) {
+  http1::stream& s = *r->s;
+  if (r->response_started) {
+    r->protocol_error = true;
+    PyErr_SetString(PyExc_RuntimeError, "http.response.start sent twice");
+    return nullptr;
+  }
+  PyObject* status_obj = PyDict_GetItemWithError(message, names.status);
+  if (status_obj == nullptr) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "http.response.start without a status");
+    r->protocol_error = true;
+    return nullptr;
+  }
+  long status = PyLong_AsLong(status_obj);
+  if (status == -1 && PyErr_Occurred()) return nullptr;
+  if (status < 200 || status > 999) {
+    r->protocol_error = true;
+    PyErr_Format(PyExc_ValueError, "invalid response status %ld", status);
+    return nullptr;
+  }
+  char line[64];
+  int n = std::snprintf(line, sizeof line, "%ld %s", status, http1::status_reason(static_cast<int>(status)));
+  s.begin_response(static_cast<int>(status), std::string_view(line, static_cast<size_t>(n)));
+  PyObject* headers = PyDict_GetItemWithError(message, names.headers);
+  if (headers != nullptr && headers != Py_None) {
+    py_ref iterator = py_ref::steal(PyObject_GetIter(headers));
+    if (!iterator) return nullptr;
+    while (py_ref item = py_ref::steal(PyIter_Next(iterator.get()))) {
+      py_ref pair = py_ref::steal(PySequence_Fast(item.get(), "each header must be a (name, value) pair"));
+      if (!pair) return nullptr;
+      std::string_view name, value;
+      if (PySequence_Fast_GET_SIZE(pair.get()) != 2 || !byte_view(PySequence_Fast_GET_ITEM(pair.get(), 0), name) ||
+          !byte_view(PySequence_Fast_GET_ITEM(pair.get(), 1), value)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "each header must be a (name, value) pair");
+        r->protocol_error = true;
+        return nullptr;
+      }
+      if (!s.add_header(name, value)) {
+        r->protocol_error = true;
+        PyErr_Format(PyExc_ValueError, "invalid response header %R", item.get());
+        return nullptr;
+      }
+    }
+    if (PyErr_Occurred()) return nullptr;
+  } else if (PyErr_Occurred()) {
+    return nullptr;
+  }
+  r->response_started = true;
+  Py_INCREF(Py_None);
+  return resolved(Py_None);
+}
+
+PyObject* asgi_runner::send_body(asgi_request* r, PyObject* message) {
+  http1::stream& s = *r->s;
+  if (!r->response_started) {
+    r->protocol_error = true;
+    PyErr_SetString(PyExc_RuntimeError, "http.response.body sent before http.response.start");
+    return nullptr;
+  }
+  if (r->response_complete) {
+    r->protocol_error = true;
+    PyErr_SetString(PyExc_RuntimeError, "http.response.body sent after the response was complete");
+    return nullptr;
+  }
+  PyObject* body = PyDict_GetItemWithError(message, names.body);
+  if (body == nullptr && PyErr_Occurred()) return nullptr;
+  PyObject* more_obj = PyDict_GetItemWithError(message, names.more_body);
+  if (more_obj == nullptr && PyErr_Occurred()) return nullptr;
+  bool more = more_obj != nullptr && PyObject_IsTrue(more_obj) == 1;
+  Py_buffer view{};
+  bool has_view = false;
+  if (body != nullptr && body != Py_None) {
+    if (PyObject_GetBuffer(body, &view, PyBUF_SIMPLE) < 0) return nullptr;
+    has_view = true;
+  }
+  http1::stream::send_status sent = http1::stream::send_status::accepted;
+  if (has_view && view.len > 0) {
+    sent = s.send_past_window(static_cast<const char*>(view.buf), static_cast<size_t>(view.len));
+  }
+  if (has_view) PyBuffer_Release(&view);
+  if (sent == http1::stream::send_status::gone) {
+    PyErr_SetString(client_disconnected_type, "the client disconnected");
+    return nullptr;
+  }
+  if (!more) {
+    s.finish();
+    r->response_complete = true;
+    // A task listening for the disconnect learns the response is over.
+    if (r->receive_future) settle(r->receive_future, disconnect_event());
+  } else {
+    s.flush();  // a streamed piece goes out now
+  }
+  if (!s.output_ready()) return pending_future(r->send_future);
+  Py_INCREF(Py_None);
+  return resolved(Py_None);
+}
+
+// http.response.pathsend: the file goes out with sendfile.
+PyObject* asgi_runner::send_pathsend(asgi_request* r, PyObject* message) {
+  http1::stream& s = *r->s;
+  if (!r->response_started || r->response_complete) {
+    r->protocol_error = true;
+    PyErr_SetString(PyExc_RuntimeError, "http.response.pathsend outside a started, unfinished response");
+    return nullptr;
+  }
+  PyObject* path = PyDict_GetItemWithError(message, names.path);
+  if (path == nullptr) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "http.response.pathsend without a path");
+    return nullptr;
+  }
+  PyObject* raw_path = nullptr;
+  if (!PyUnicode_FSConverter(path, &raw_path)) return nullptr;
+  py_ref encoded = py_ref::steal(raw_path);
+  int fd = ::open(PyBytes_AS_STRING(encoded.get()), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    PyErr_Format(PyExc_ValueError, "http.response.pathsend: %R is not a regular file", path);
+    return nullptr;
+  }
+  if (!s.has_content_length()) {
+    char text[24];
+    int n = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(st.st_size));
+    s.add_header("content-length", std::string_view(text, static_cast<size_t>(n)));
+  }
+  if (s.send_file(fd, 0, static_cast<uint64_t>(st.st_size)) == http1::stream::send_status::gone) {
+    PyErr_SetString(client_disconnected_type, "the client disconnected");
+    return nullptr;
+  }
+  s.finish();
+  r->response_complete = true;
+  if (r->receive_future) settle(r->receive_future, disconnect_event());
+  Py_INCREF(Py_None);
+  return resolved(Py_None);
+}
+
+PyObject* asgi_runner::send(asgi_request* r, uint64_t generation, PyObject* message) {
+  if (r->s == nullptr || r->generation != generation) {
+    PyErr_SetString(PyExc_RuntimeError, "send() used after its request ended");
+    return nullptr;
+  }
+  if (!PyDict_Check(message)) {
+    PyErr_Format(PyExc_TypeError, "send() takes a dict, not %.100s", Py_TYPE(message)->tp_name);
+    return nullptr;
+  }
+  if (r->send_future) {
+    PyErr_SetString(PyExc_RuntimeError, "send() called while an earlier send() is still waiting");
+    return nullptr;
+  }
+  if (r->s->cancelled()) {
+    PyErr_SetString(client_disconnected_type, "the client disconnected");
+    return nullptr;
+  }
+  PyObject* type = PyDict_GetItemWithError(message, names.type);
+  if (type == nullptr) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "an ASGI message needs a type");
+    return nullptr;
+  }
+  if (PyUnicode_Check(type)) {
+    if (PyUnicode_Compare(type, names.body_type) == 0) return send_body(r, message);
+    if (PyUnicode_Compare(type, names.start) == 0) return send_start(r, message);
+    if (PyUnicode_Compare(type, names.pathsend) == 0) return send_pathsend(r, message);
+  }
+  r->protocol_error = true;
+  PyErr_Format(PyExc_ValueError, "unexpected ASGI message type %R for an HTTP request", type);
+  return nullptr;
+}
+
+// The app returned (`error` null) or raised. Whatever is still owed to the
+// client is settled here: a 500 if nothing was sent, a closed connection if
+// the response is incomplete or the app broke the protocol.
+void asgi_runner::finish(asgi_request* r, uint64_t generation, PyObject* error) {
+  if (r->s == nullptr || r->generation != generation) return;
+  http1::stream& s = *r->s;
+  if (error != nullptr && !s.cancelled()) {
+    Py_INCREF(error);
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error)), error);
+    log_exception("the ASGI application raised", &s);
+  } else if (!r->response_complete && !s.cancelled()) {
+    log::write(log::level::error, "the ASGI application returned without completing its response");
+  }
+  if (!r->response_complete || r->protocol_error) {
+    // The answer owed is a failure: given (if nothing went out yet), and
+    // then the connection closes, as the ASGI servers users know do.
+    int status = s.body_error_status();
+    s.fail(status == 400 || status == 408 || status == 413 ? status : 500, true);
+  }
+  if (r->receive_future) settle(r->receive_future, disconnect_event());
+  if (r->send_future) settle(r->send_future, PyObject_CallFunction(client_disconnected_type, "s", "the request ended"));
+  s.set_waker(nullptr);
+  r->s = nullptr;
+  s.app_done();  // the stream is the loop's again
+  recycle(r);
+}
+
+void asgi_runner::log_exception(const char* message, const http1::stream* s) {
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  PyErr_NormalizeException(&type, &value, &traceback);
+  if (value != nullptr && traceback != nullptr) PyException_SetTraceback(value, traceback);
+  py_ref t = py_ref::steal(type), v = py_ref::steal(value), tb = py_ref::steal(traceback);
+  py_ref msg;
+  if (s != nullptr) {
+    const http1::request& head = s->head();
+    http1::peer_info peer = s->peer();
+    std::string target(head.target.substr(0, 200));
+    std::string method(head.method.substr(0, 32));
+    std::string client = peer.address.empty() ? std::string("unix socket")
+                                              : std::string(peer.address) + ":" + std::to_string(peer.port);
+    msg = py_ref::steal(PyUnicode_FromFormat("%s (%s %s from %s)", message, method.c_str(), target.c_str(),
+                                             client.c_str()));
+  } else {
+    msg = py_ref::steal(PyUnicode_FromString(message));
+  }
+  if (log_exception_ && msg) {
+    py_ref res = py_ref::steal(PyObject_CallFunctionObjArgs(log_exception_.get(), msg.get(),
+                                                            v ? v.get() : Py_None, nullptr));
+    if (res) return;
+  }
+  PyErr_Clear();
+  log::write(log::level::error, "%s (and the error could not be logged)", message);
+}
+
+bool asgi_types_ready() {
+  completed_type.tp_name = "baton._baton.Completed";
+  completed_type.tp_basicsize = sizeof(completed_object);
+  completed_type.tp_flags = Py_TPFLAGS_DEFAULT;
+  completed_type.tp_doc = "an awaitable whose result is already there";
+  completed_type.tp_as_async = &completed_async;
+  completed_type.tp_iter = PyObject_SelfIter;
+  completed_type.tp_iternext = completed_iternext;
+  completed_type.tp_dealloc = completed_dealloc;
+
+  receive_type.tp_name = "baton._baton.Receive";
+  receive_type.tp_basicsize = sizeof(channel_object);
+  receive_type.tp_flags = Py_TPFLAGS_DEFAULT;
+  receive_type.tp_doc = "ASGI receive(): the request's next event";
+  receive_type.tp_call = receive_call;
+
+  send_type.tp_name = "baton._baton.Send";
+  send_type.tp_basicsize = sizeof(channel_object);
+  send_type.tp_flags = Py_TPFLAGS_DEFAULT;
+  send_type.tp_doc = "ASGI send(message)";
+  send_type.tp_call = send_call;
+  return PyType_Ready(&completed_type) == 0 && PyType_Ready(&receive_type) == 0 && PyType_Ready(&send_type) == 0;
+}
+
+PyObject* asgi_module_functions_add(PyObject* module) {
+  client_disconnected_type = PyErr_NewExceptionWithDoc(
+      "baton._baton.ClientDisconnected", "send() to a client that has gone away (an OSError)", PyExc_OSError,
+      nullptr);
+  if (client_disconnected_type == nullptr) return nullptr;
+  Py_INCREF(client_disconnected_type);
+  if (PyModule_AddObject(module, "ClientDisconnected", client_disconnected_type) < 0) return nullptr;
+  py_ref finish = py_ref::steal(PyCFunction_New(&finish_def, nullptr));
+  if (!finish || PyModule_AddObject(module, "finish_request", finish.get()) < 0) return nullptr;
+  finish.release();
+  return module;
+}
+
+}  // namespace baton::bridge

@@ -1,0 +1,146 @@
+// The ASGI bridge (HTTP and lifespan's server side): requests run as tasks
+// on an asyncio loop, with receive and send as native awaitables.
+//
+// Two shapes share this code:
+//   - pump: the native loop runs on its own thread, detached from the GIL;
+//     new streams cross to the asyncio thread in a ring, and a stream's news
+//     (body bytes, output credit, a disconnect) crosses as a notice in an
+//     intrusive queue. One eventfd, registered with add_reader, wakes the
+//     asyncio side, and only when it is not already draining (the "parked"
+//     flag: store, fence, re-check, as on the loop's side).
+//   - inverted: one thread. asyncio watches the native loop's epoll fd and
+//     runs one non-blocking pass when it is readable or its timer is due;
+//     new streams and news are taken right after each pass, no eventfd.
+// In both, everything here but asgi_request::wake() and the dispatcher's
+// try_start() runs on the asyncio thread with the GIL held.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bridge/py_ref.h"
+#include "core/handoff/notice_queue.h"
+#include "core/handoff/spsc_ring.h"
+#include "core/http1/stream.h"
+#include "core/server/dispatcher.h"
+
+namespace baton::bridge {
+
+class asgi_runner;
+
+// One request's ASGI side. Pooled by the runner and never freed while it
+// serves, because the loop may call wake() on one whose request just ended
+// (it read the stream's waker a moment before); the generation tells a stale
+// notice from a live one.
+struct asgi_request final : http1::app_waker, handoff::notice_link {
+  explicit asgi_request(asgi_runner& r) : runner(r) {}
+  void wake() override;  // any thread
+
+  asgi_runner& runner;
+  std::atomic<bool> queued{false};
+  // Asyncio thread only, from here on.
+  http1::stream* s = nullptr;  // null while pooled
+  uint64_t generation = 0;
+  py_ref receive_future;  // a receive() waiting for an event
+  py_ref send_future;     // a send() waiting for the output window
+  py_ref scope;
+  bool request_complete = false;   // the last http.request (more_body false) went out
+  bool response_started = false;   // http.response.start was sent
+  bool response_complete = false;  // the last body (more_body false) was sent
+  bool protocol_error = false;     // the app broke the protocol: close after
+};
+
+struct asgi_options {
+  PyObject* app = nullptr;
+  PyObject* loop = nullptr;            // the asyncio loop
+  PyObject* run_request = nullptr;     // coroutine function (app, scope, receive, send) -> None
+  PyObject* log_exception = nullptr;   // callable(message, exc)
+  PyObject* state = nullptr;           // lifespan state dict (shallow-copied per request), or None
+  std::string root_path;
+  std::string server_host;             // "" for a Unix socket
+  int server_port = 0;
+  bool pump = true;
+};
+
+// Hands streams to the asyncio side: into the ring (pump) or straight onto
+// the pending list (inverted, same thread). Full ring: the server queues.
+class asgi_runner final : public server::dispatcher {
+ public:
+  // GIL held. Returns null with a Python error set on failure.
+  static std::unique_ptr<asgi_runner> create(const asgi_options& options);
+  ~asgi_runner();
+
+  // Loop thread (pump) or the asyncio thread (inverted).
+  bool try_start(http1::stream* s) override;
+
+  // Asyncio thread: starts the new streams and delivers the news waiting
+  // now. Returns false with a Python error set if something failed badly.
+  bool drain();
+  // The eventfd the asyncio side watches (pump); read it before drain().
+  int wake_fd() const { return wake_fd_; }
+  void clear_wake_fd();
+  // Loop thread, once its run is over: wakes the asyncio side whatever it
+  // is doing, so it sees the server has stopped.
+  void wake_after_stop();
+
+  // Any thread: queues `r`'s news and wakes the asyncio side if it must.
+  void post_news(asgi_request* r);
+
+  // For the request objects (asyncio thread).
+  PyObject* receive(asgi_request* r, uint64_t generation);
+  PyObject* send(asgi_request* r, uint64_t generation, PyObject* message);
+  void finish(asgi_request* r, uint64_t generation, PyObject* error);
+  void log_exception(const char* message, const http1::stream* s);
+
+  // Counters for probes: eventfd writes to wake the asyncio side.
+  uint64_t wakes() const { return wakes_.load(std::memory_order_relaxed); }
+
+ private:
+  asgi_runner() = default;
+  void wake_asyncio();
+  bool start_request(http1::stream* s);
+  void deliver_news(asgi_request* r);
+  asgi_request* take_request();
+  void recycle(asgi_request* r);
+  py_ref build_scope(http1::stream& s);
+  PyObject* next_event(asgi_request* r, bool& ready);
+  PyObject* send_start(asgi_request* r, PyObject* message);
+  PyObject* send_body(asgi_request* r, PyObject* message);
+  PyObject* send_pathsend(asgi_request* r, PyObject* message);
+  PyObject* resolved(PyObject* value);
+  PyObject* pending_future(py_ref& slot);
+  void settle(py_ref& future, PyObject* value);
+  PyObject* disconnect_event();
+
+  py_ref app_;
+  py_ref loop_;
+  py_ref run_request_;
+  py_ref log_exception_;
+  py_ref state_;
+  py_ref create_task_;
+  py_ref create_future_;
+  py_ref scope_template_;
+  py_ref disconnect_;  // {"type": "http.disconnect"}, shared
+  std::string root_path_;
+  bool pump_ = true;
+
+  // Loop -> asyncio.
+  std::unique_ptr<handoff::spsc_ring<http1::stream>> new_streams_;
+  std::vector<http1::stream*> inverted_new_;  // inverted: same thread, no ring
+  handoff::notice_queue news_;
+  std::atomic<bool> parked_{true};
+  int wake_fd_ = -1;
+  std::atomic<uint64_t> wakes_{0};
+
+  // The pool of request objects (asyncio thread).
+  std::vector<std::unique_ptr<asgi_request>> all_;
+  std::vector<asgi_request*> free_;
+};
+
+bool asgi_types_ready();
+PyObject* asgi_module_functions_add(PyObject* module);
+bool asgi_server_type_add(PyObject* module);
+
+}  // namespace baton::bridge

@@ -1,0 +1,190 @@
+"""ASGI apps the integration tests serve, one route per behaviour under test.
+
+`app` speaks lifespan (its startup puts a value in the state every request
+sees); `failing_startup` reports a failed startup; `no_lifespan` raises on
+the lifespan scope, as apps without lifespan support do. Events the tests
+need to see from outside go to the BATON_TEST_RECORD file.
+"""
+
+import asyncio
+import hashlib
+import json
+import os
+import tempfile
+from urllib.parse import parse_qs
+
+RECORD = os.environ.get("BATON_TEST_RECORD")
+FILE_PATH = os.path.join(tempfile.gettempdir(), f"baton-asgi-file-{os.getpid()}.bin")
+FILE_BYTES = bytes(range(256)) * 2048  # 512 KiB
+with open(FILE_PATH, "wb") as f:
+    f.write(FILE_BYTES)
+
+
+def record(line: str) -> None:
+    if RECORD:
+        with open(RECORD, "a") as f:
+            f.write(line + "\n")
+
+
+def query(scope) -> dict:
+    return {k: v[0] for k, v in parse_qs(scope["query_string"].decode()).items()}
+
+
+async def respond(send, status=200, body=b"", headers=None, content_type=b"text/plain"):
+    hs = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": hs + (headers or [])})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def read_body(receive) -> tuple[bytes, int]:
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ConnectionError("disconnected while reading the body")
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            return b"".join(chunks), len(chunks)
+
+
+async def lifespan(scope, receive, send):
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            scope["state"]["started"] = "yes"
+            record("lifespan startup")
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            record("lifespan shutdown")
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+async def app(scope, receive, send):
+    if scope["type"] == "lifespan":
+        return await lifespan(scope, receive, send)
+    path = scope["path"]
+    q = query(scope)
+    record(f"{scope['method']} {path}")
+
+    if path == "/hello":
+        return await respond(send, body=b"Hello, World!")
+    if path == "/echo":
+        body, chunks = await read_body(receive)
+        info = {
+            "keys": sorted(scope),
+            "type": scope["type"], "asgi": scope["asgi"], "http_version": scope["http_version"],
+            "method": scope["method"], "scheme": scope["scheme"], "path": scope["path"],
+            "raw_path": scope["raw_path"].decode("latin-1"), "query_string": scope["query_string"].decode("latin-1"),
+            "root_path": scope["root_path"],
+            "headers": [[n.decode("latin-1"), v.decode("latin-1")] for n, v in scope["headers"]],
+            "client": list(scope["client"]) if scope["client"] else None,
+            "server": list(scope["server"]) if scope["server"] else None,
+            "state": dict(scope.get("state", {})), "extensions": scope.get("extensions"),
+            "body_length": len(body), "body_sha256": hashlib.sha256(body).hexdigest(), "chunks": chunks,
+        }
+        return await respond(send, body=json.dumps(info).encode(), content_type=b"application/json")
+    if path == "/tagged":
+        body, _ = await read_body(receive)
+        return await respond(send, body=q.get("tag", "").encode() + b":" + body)
+    if path == "/state-write":
+        scope["state"]["written"] = q.get("value", "")
+        return await respond(send, body=b"ok")
+    if path == "/stream":
+        count, size, delay = int(q.get("count", "5")), int(q.get("size", "10")), float(q.get("delay", "0"))
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
+        for i in range(count):
+            if delay:
+                await asyncio.sleep(delay)
+            await send({"type": "http.response.body", "body": bytes([65 + i % 26]) * size, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        return
+    if path == "/sse":
+        # Sends an event every 20 ms until the client goes away, listening for
+        # the disconnect in a second task as Starlette's StreamingResponse does.
+        tag = q.get("tag", "sse")
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]})
+        gone = asyncio.Event()
+
+        async def listen():
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    gone.set()
+                    return
+
+        listener = asyncio.create_task(listen())
+        try:
+            while not gone.is_set():
+                try:
+                    await send({"type": "http.response.body", "body": b"data: tick\n\n", "more_body": True})
+                except OSError as error:
+                    record(f"{tag} send raised {type(error).__name__} OSError={isinstance(error, OSError)}")
+                    break
+                await asyncio.sleep(0.02)
+        finally:
+            listener.cancel()
+        record(f"{tag} ended")
+        return
+    if path == "/wait-disconnect":
+        tag = q.get("tag", "wait")
+        await read_body(receive)
+        message = await receive()
+        record(f"{tag} got {message['type']}")
+        return
+    if path == "/slow":
+        await asyncio.sleep(float(q.get("ms", "100")) / 1000)
+        return await respond(send, body=b"slow done")
+    if path == "/fanout":
+        async def one(i):
+            await asyncio.sleep(0.001)
+            return i
+        results = await asyncio.gather(*(one(i) for i in range(50)))
+        return await respond(send, body=str(sum(results)).encode())
+    if path == "/pathsend":
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"application/octet-stream")]})
+        await send({"type": "http.response.pathsend", "path": FILE_PATH})
+        return
+    if path == "/raise-before-start":
+        raise ValueError("the app failed before starting its response")
+    if path == "/raise-after-start":
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
+        await send({"type": "http.response.body", "body": b"partial", "more_body": True})
+        raise ValueError("the app failed after starting its response")
+    if path in ("/start-twice", "/body-after-end", "/bad-header", "/bad-header-value"):
+        try:
+            if path == "/start-twice":
+                await send({"type": "http.response.start", "status": 200, "headers": []})
+                await send({"type": "http.response.start", "status": 201, "headers": []})
+            elif path == "/body-after-end":
+                await respond(send, body=b"done")
+                await send({"type": "http.response.body", "body": b"more"})
+            elif path == "/bad-header":
+                await send({"type": "http.response.start", "status": 200, "headers": [(b"bad header", b"x")]})
+            else:
+                await send({"type": "http.response.start", "status": 200,
+                            "headers": [(b"x-evil", b"a\r\nset-cookie: owned=1")]})
+        except Exception as error:
+            record(f"{path} raised {type(error).__name__}")
+            raise
+        return
+    if path == "/stats":
+        tasks = len(asyncio.all_tasks())
+        return await respond(send, body=json.dumps({"tasks": tasks}).encode(), content_type=b"application/json")
+    await respond(send, status=404, body=b"not found")
+
+
+async def failing_startup(scope, receive, send):
+    if scope["type"] == "lifespan":
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.failed", "message": "the database is not there"})
+        return
+    await respond(send, body=b"never")
+
+
+async def no_lifespan(scope, receive, send):
+    if scope["type"] != "http":
+        raise RuntimeError(f"unsupported scope type {scope['type']}")
+    await respond(send, body=b"served without lifespan")

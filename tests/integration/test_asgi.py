@@ -1,0 +1,346 @@
+"""ASGI over real sockets, in both shapes and on both loops (parametrized,
+not copied): the HTTP scope, streaming both ways, disconnects, pathsend,
+lifespan, bad apps, and the uvicorn-style behaviours users rely on."""
+
+import hashlib
+import json
+import signal
+import socket
+import struct
+import threading
+import time
+
+import httpx
+import pytest
+
+from tests.conftest import ASGI_SHAPES
+from tests.integration.server import Server, closed_by_peer, read_response, read_until_closed
+
+APP = "tests.integration.apps.asgi_apps:app"
+REQUIRED_KEYS = {"type", "asgi", "http_version", "method", "scheme", "path", "raw_path", "query_string",
+                 "root_path", "headers", "client", "server", "state", "extensions"}
+
+
+def calls(server) -> list[str]:
+    try:
+        return server.record.read_text().splitlines()
+    except FileNotFoundError:
+        return []
+
+
+def wait_for_record(server, line: str, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if line in calls(server):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def reset_close(s: socket.socket) -> None:
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+
+
+@pytest.fixture(scope="module", params=list(ASGI_SHAPES))
+def asgi_shape(request) -> list[str]:
+    return ASGI_SHAPES[request.param]
+
+
+@pytest.fixture(scope="module")
+def asgi(tmp_path_factory, asgi_shape):
+    record = tmp_path_factory.mktemp("asgi") / "calls.log"
+    server = Server(["--port", "0", *asgi_shape, "--root-path", "", "--header-read-timeout", "3", APP],
+                    env={"BATON_TEST_RECORD": str(record)}).start()
+    server.record = record
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def start_asgi(asgi_shape, tmp_path):
+    servers = []
+
+    def start(*args, app=APP, env=None):
+        record = tmp_path / f"calls-{len(servers)}.log"
+        server = Server(["--port", "0", *asgi_shape, *args, app],
+                        env={"BATON_TEST_RECORD": str(record), **(env or {})}).start()
+        server.record = record
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def get(server, path: str, **kwargs) -> httpx.Response:
+    return httpx.get(server.url + path, timeout=10, **kwargs)
+
+
+def test_the_scope_carries_every_key_the_spec_requires(asgi):
+    r = httpx.post(asgi.url + "/echo?x=1&y=%20z", content=b"abc", headers={"X-Two": "a", "x-two": "b"}, timeout=10)
+    info = r.json()
+    assert REQUIRED_KEYS <= set(info["keys"]), set(info["keys"]) ^ REQUIRED_KEYS
+    assert info["type"] == "http" and info["asgi"]["version"] == "3.0" and "spec_version" in info["asgi"]
+    assert info["http_version"] == "1.1" and info["method"] == "POST" and info["scheme"] == "http"
+    assert info["path"] == "/echo" and info["raw_path"] == "/echo" and info["query_string"] == "x=1&y=%20z"
+    assert info["root_path"] == ""
+    names = [n for n, _ in info["headers"]]
+    assert names == [n.lower() for n in names], "header names are lower-cased"
+    assert ["x-two", "a"] in info["headers"] and ["x-two", "b"] in info["headers"], "duplicates kept in order"
+    assert info["client"][0] == "127.0.0.1" and isinstance(info["client"][1], int)
+    assert info["server"] == ["127.0.0.1", asgi.port]
+    assert info["state"] == {"started": "yes"}, "the lifespan state is shallow-copied into the scope"
+    assert "http.response.pathsend" in info["extensions"]
+    assert info["body_length"] == 3
+
+
+def test_the_path_is_percent_decoded_and_raw_path_is_not(asgi):
+    s = asgi.connect()
+    s.sendall(b"GET /ech%6F/caf%C3%A9?q HTTP/1.1\r\nHost: t\r\n\r\n")
+    status, _, body, _ = read_response(s)
+    # /echo/café is not a route: the app answers 404, and the record shows the decoded path.
+    assert status == 404
+    assert wait_for_record(asgi, "GET /echo/café")
+
+
+def test_a_request_changing_its_state_copy_does_not_change_the_next_ones(asgi):
+    assert get(asgi, "/state-write?value=leak").status_code == 200
+    assert get(asgi, "/echo").json()["state"] == {"started": "yes"}
+
+
+def test_a_large_body_arrives_in_several_more_body_events(asgi):
+    body = bytes(range(256)) * 8192  # 2 MiB
+    info = httpx.post(asgi.url + "/echo", content=body, timeout=30).json()
+    assert info["body_length"] == len(body)
+    assert info["body_sha256"] == hashlib.sha256(body).hexdigest()
+    assert info["chunks"] > 1, "a 2 MiB body came in one event: nothing streamed"
+
+
+def test_a_chunked_body_is_decoded_for_the_app(asgi):
+    def pieces():
+        for i in range(20):
+            yield bytes([65 + i]) * 1000
+    info = httpx.post(asgi.url + "/echo", content=pieces(), timeout=30).json()
+    expected = b"".join(bytes([65 + i]) * 1000 for i in range(20))
+    assert info["body_sha256"] == hashlib.sha256(expected).hexdigest()
+
+
+def test_a_streamed_response_reaches_the_client_piece_by_piece(asgi):
+    s = asgi.connect()
+    s.sendall(b"GET /stream?count=3&size=4&delay=0.4 HTTP/1.1\r\nHost: t\r\n\r\n")
+    s.settimeout(5)
+    first = b""
+    t0 = time.monotonic()
+    while b"AAAA" not in first:
+        first += s.recv(65536)
+    assert time.monotonic() - t0 < 1.0, "the first piece waited for the end of the response"
+    rest = b""
+    while not rest.endswith(b"0\r\n\r\n"):
+        rest += s.recv(65536)
+    assert b"BBBB" in rest and b"CCCC" in rest
+
+
+def test_a_chunked_response_ends_with_exactly_one_terminating_chunk(asgi):
+    s = asgi.connect()
+    s.sendall(b"GET /stream?count=2&size=3 HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+    status, headers, body, _ = read_response(s)
+    assert headers["transfer-encoding"] == "chunked" and body == b"AAABBB"
+    # The next response follows at once: no stray terminator between them.
+    status, _, body, _ = read_response(s)
+    assert status == 200 and body == b"Hello, World!"
+
+
+def test_head_has_no_body(asgi):
+    s = asgi.connect()
+    s.sendall(b"HEAD /hello HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+    status, headers, body, _ = read_response(s, head_only=True)
+    assert status == 200 and headers["content-length"] == "13"
+    status, _, body, _ = read_response(s)
+    assert body == b"Hello, World!", "the HEAD answer carried a body"
+
+
+def test_100_continue_is_answered_only_when_the_app_receives(asgi):
+    s = asgi.connect()
+    s.sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
+    s.settimeout(5)
+    assert s.recv(100) == b"HTTP/1.1 100 Continue\r\n\r\n"
+    s.sendall(b"xyz")
+    status, _, body, _ = read_response(s)
+    assert status == 200 and json.loads(body)["body_length"] == 3
+    s2 = asgi.connect()
+    s2.sendall(b"POST /hello HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
+    status, _, body, raw = read_response(s2)
+    assert status == 200 and b"100 Continue" not in raw
+
+
+def test_pathsend_sends_the_file(asgi):
+    r = get(asgi, "/pathsend")
+    assert r.status_code == 200 and int(r.headers["content-length"]) == len(r.content) == 512 * 1024
+    assert r.content == bytes(range(256)) * 2048
+
+
+def test_a_server_sent_events_loop_ends_when_the_client_goes_away(asgi):
+    s = asgi.connect()
+    s.sendall(b"GET /sse?tag=sse1 HTTP/1.1\r\nHost: t\r\n\r\n")
+    s.settimeout(5)
+    assert b"data: tick" in s.recv(65536)
+    s.close()
+    assert wait_for_record(asgi, "sse1 ended"), calls(asgi)
+
+
+def test_a_waiting_receive_gets_http_disconnect_when_the_client_aborts(asgi):
+    s = asgi.connect()
+    s.sendall(b"POST /wait-disconnect?tag=w1 HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhi")
+    time.sleep(0.2)
+    reset_close(s)
+    assert wait_for_record(asgi, "w1 got http.disconnect"), calls(asgi)
+
+
+def test_send_after_a_disconnect_raises_an_oserror(asgi):
+    s = asgi.connect()
+    s.sendall(b"GET /sse?tag=sse2 HTTP/1.1\r\nHost: t\r\n\r\n")
+    s.settimeout(5)
+    s.recv(65536)
+    reset_close(s)
+    assert wait_for_record(asgi, "sse2 ended")
+    lines = [line for line in calls(asgi) if line.startswith("sse2 send raised")]
+    # The loop may have seen the disconnect first (receive) or the send may have: when a send saw it, it raised an OSError.
+    assert all(line.endswith("OSError=True") for line in lines), lines
+
+
+@pytest.mark.parametrize("path", ["/raise-before-start"])
+def test_an_app_that_raises_before_starting_gets_a_500_and_a_closed_connection(asgi, path):
+    mark = asgi.log_mark()
+    s = asgi.connect()
+    s.sendall(b"GET %s HTTP/1.1\r\nHost: t\r\n\r\n" % path.encode())
+    status, headers, _, _ = read_response(s)
+    assert status == 500
+    assert asgi.wait_for_log("Traceback (most recent call last)", since=mark)
+    assert f"(GET {path} from 127.0.0.1:" in asgi.log_since(mark)
+    assert get(asgi, "/hello").status_code == 200
+
+
+def test_an_app_that_raises_after_starting_closes_the_connection_without_a_second_status(asgi):
+    s = asgi.connect()
+    s.sendall(b"GET /raise-after-start HTTP/1.1\r\nHost: t\r\n\r\n")
+    received = read_until_closed(s)
+    assert received.startswith(b"HTTP/1.1 200 OK") and received.count(b"HTTP/1.1") == 1
+    assert b"partial" in received and not received.endswith(b"0\r\n\r\n"), "the cut response looked complete"
+    assert get(asgi, "/hello").status_code == 200
+
+
+@pytest.mark.parametrize("path,error", [("/start-twice", "RuntimeError"), ("/body-after-end", "RuntimeError"),
+                                        ("/bad-header", "ValueError"), ("/bad-header-value", "ValueError")])
+def test_a_protocol_error_is_raised_to_the_app_and_the_connection_closed(asgi, path, error):
+    s = asgi.connect()
+    s.sendall(b"GET %s HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n" % path.encode())
+    received = read_until_closed(s)
+    assert b"owned" not in received
+    assert received.count(b"Hello, World!") == 0, "the connection was reused after the error"
+    assert wait_for_record(asgi, f"{path} raised {error}"), calls(asgi)
+    assert get(asgi, "/hello").status_code == 200
+
+
+def test_answers_never_cross_between_requests_while_clients_vanish(asgi):
+    wrong: list[str] = []
+    lock = threading.Lock()
+
+    def client(seed: int) -> None:
+        import random
+        rng = random.Random(seed)
+        s = None
+        try:
+            for i in range(40):
+                if s is None:
+                    s = asgi.connect()
+                tag = f"c{seed}-r{i}"
+                body = bytes([97 + i % 26]) * rng.choice([0, 10, 3000, 70000, 300000])
+                request = (b"POST /tagged?tag=%s HTTP/1.1\r\nHost: t\r\nContent-Length: %d\r\n\r\n"
+                           % (tag.encode(), len(body))) + body
+                fate = rng.random()
+                if fate < 0.15:
+                    s.sendall(request[: rng.randrange(1, len(request))])
+                    reset_close(s)
+                    s = None
+                    continue
+                s.sendall(request)
+                _, headers, answer, _ = read_response(s)
+                if answer != tag.encode() + b":" + body:
+                    with lock:
+                        wrong.append(tag)
+        except Exception as error:
+            with lock:
+                wrong.append(f"client {seed}: {error!r}")
+        finally:
+            if s is not None:
+                s.close()
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not wrong, wrong
+
+
+def test_lifespan_shutdown_runs_and_a_stop_exits_zero(start_asgi):
+    server = start_asgi()
+    assert wait_for_record(server, "lifespan startup")
+    assert get(server, "/hello").status_code == 200
+    server.signal(signal.SIGTERM)
+    assert server.wait(10) == 0
+    assert "lifespan shutdown" in calls(server)
+
+
+def test_a_failed_startup_exits_non_zero_with_the_apps_message(start_asgi, asgi_shape):
+    proc = Server(["--port", "0", *asgi_shape, "tests.integration.apps.asgi_apps:failing_startup"])
+    with pytest.raises(RuntimeError) as failure:
+        proc.start(timeout=10)
+    assert "the database is not there" in str(failure.value)
+    assert proc.proc.returncode not in (0, None)
+
+
+def test_an_app_without_lifespan_support_is_served_anyway(start_asgi):
+    server = start_asgi(app="tests.integration.apps.asgi_apps:no_lifespan")
+    assert get(server, "/").text == "served without lifespan"
+
+
+def test_lifespan_off_never_calls_the_app_with_a_lifespan_scope(start_asgi):
+    server = start_asgi("--lifespan", "off")
+    assert get(server, "/echo").json()["state"] == {}
+    assert "lifespan startup" not in calls(server)
+
+
+def test_sigterm_answers_a_request_in_flight_at_once_and_runs_lifespan_shutdown(start_asgi):
+    server = start_asgi("--graceful-timeout", "5")
+    result = {}
+
+    def slow():
+        t0 = time.monotonic()
+        r = httpx.get(server.url + "/slow?ms=1500", timeout=10)
+        result.update(status=r.status_code, body=r.content, elapsed=time.monotonic() - t0)
+
+    t = threading.Thread(target=slow)
+    t.start()
+    time.sleep(0.3)
+    server.signal(signal.SIGTERM)
+    t.join(10)
+    assert result["status"] == 200 and result["body"] == b"slow done"
+    assert result["elapsed"] < 2.5, "the drain froze until its budget"
+    assert server.wait(10) == 0
+    assert "lifespan shutdown" in calls(server)
+
+
+def test_a_second_sigint_stops_at_once(start_asgi):
+    server = start_asgi("--graceful-timeout", "30")
+    s = server.connect()
+    s.sendall(b"GET /slow?ms=60000 HTTP/1.1\r\nHost: t\r\n\r\n")
+    time.sleep(0.3)
+    server.signal(signal.SIGINT)
+    time.sleep(0.2)
+    t0 = time.monotonic()
+    server.signal(signal.SIGINT)
+    server.wait(10)
+    assert time.monotonic() - t0 < 1.5
