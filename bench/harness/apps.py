@@ -37,6 +37,7 @@ WORKLOADS = {w.name: w for w in (
     Workload("hello", "/", 200, b"Hello, World!", wsgi="apps.hello.app:application", asgi="apps.hello.asgi:app"),
     Workload("flask-json", "/json", 200, None, wsgi="apps.flask_json.app:app"),
     Workload("starlette-json", "/json", 200, None, asgi="apps.starlette_json.app:app"),
+    Workload("fastapi-json", "/json", 200, None, asgi="apps.fastapi_json.app:app"),
     Workload("django", "/hello", 200, b"Hello, World!", wsgi="apps.django_wsgi.app:application",
              asgi="apps.django_wsgi.app:asgi_application"),
     Workload("64k", "/64k", 200, BLOB, wsgi="apps.payload.app:application", asgi="apps.payload.asgi:app"),

@@ -74,6 +74,13 @@ def _baton(*extra: str, venv_bin: Path | None = None) -> Callable[[int, Workload
 BASELINE_VENV = Path(os.environ["BATON_BASELINE_VENV"]) if os.environ.get("BATON_BASELINE_VENV") else None
 
 
+def _baton_asgi(mode: str, loop: str) -> Callable[[int, Workload], list[str]]:
+    def command(port: int, w: Workload) -> list[str]:
+        return [str(VENV_BIN / "baton"), w.asgi or "", "--port", str(port), "--log-level", "warning",
+                "--backlog", "4096", "--interface", "asgi", "--asgi-mode", mode, "--loop", loop]
+    return command
+
+
 def _module_file(spec: str) -> tuple[str, str]:
     module, attribute = spec.split(":")
     return str(ROOT / (module.replace(".", "/") + ".py")), attribute
@@ -173,6 +180,14 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("baton-native", "baton", "any", lambda port, w: [str(VENV_BIN / "baton"), "--native-hello", "--port",
                                                            str(port), "--log-level", "warning", "--backlog", "4096"],
         describe="baton's native hello route: the same C++ path, no Python"),
+    Arm("baton-asgi-pump", "baton", "asgi", _baton_asgi("pump", "asyncio"),
+        describe="baton ASGI, pump (the native loop on its own thread), stdlib asyncio"),
+    Arm("baton-asgi-pump-uvloop", "baton", "asgi", _baton_asgi("pump", "uvloop"),
+        describe="baton ASGI, pump, uvloop"),
+    Arm("baton-asgi-inverted", "baton", "asgi", _baton_asgi("inverted", "asyncio"),
+        describe="baton ASGI, inverted (the native loop stepped inside asyncio, one thread), stdlib asyncio"),
+    Arm("baton-asgi-inverted-uvloop", "baton", "asgi", _baton_asgi("inverted", "uvloop"),
+        describe="baton ASGI, inverted, uvloop"),
     Arm("uwsgi-http", "peer", "wsgi", _uwsgi("--http-socket"), packages=("uwsgi-core", "uwsgi-plugin-python3"),
         describe="uWSGI --http-socket, 1 process"),
     Arm("uwsgi-http11", "peer", "wsgi", _uwsgi("--http11-socket"), packages=("uwsgi-core", "uwsgi-plugin-python3"),

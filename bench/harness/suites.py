@@ -13,6 +13,7 @@ BATON_SHAPES = ["baton-inline", "baton-pool-1", "baton-pool-4"]
 # One binary, one environment variable each: what the detached loop, the
 # turn barrier and the queue (rather than the inline fallback) buy.
 BATON_AB = ["baton-pool-4-noturn", "baton-pool-1-attached", "baton-pool-4-attached", "baton-pool-4-fallback"]
+BATON_ASGI = ["baton-asgi-pump", "baton-asgi-pump-uvloop", "baton-asgi-inverted", "baton-asgi-inverted-uvloop"]
 WSGI_APP_PEERS = ["uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-4"]
 CEILINGS = ["nginx", "floor-c"]
 APP_ARMS = ["baton-inline", "uwsgi-http11", "gunicorn-gthread", "waitress-4", "uvicorn-uvloop", "uvicorn-h11"]
@@ -77,8 +78,14 @@ def suite(name: str) -> Settings:
         # What 5 000 idle keep-alive connections cost each server, per connection.
         return Settings("idle-memory", ["baton-inline", "baton-pool-4", "uvicorn-uvloop", "gunicorn-gthread"],
                         ["hello"], [5000], rounds=1, duration=1, warmup=0, idle_connections=5000)
+    if name == "asgi":
+        # The ASGI shapes on both loops beside the ASGI servers, on the bare
+        # hello, Starlette and FastAPI at 16, 64 and 256 connections (run at
+        # --cores 1 and --cores 2).
+        return Settings("asgi", BATON_ASGI + ASGI_PEERS, ["hello", "starlette-json", "fastapi-json"],
+                        [16, 64, 256], rounds=2, duration=3, warmup=1)
     if name == "dry":
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
-                     "django-mixed, post-echo, idle-memory, pool-syscalls, dry")
+                     "django-mixed, post-echo, idle-memory, pool-syscalls, asgi, dry")

@@ -120,7 +120,16 @@ void completed_dealloc(PyObject* self) {
 
 PyAsyncMethods completed_async = {completed_await, nullptr, nullptr, completed_send};
 
+// `await send(...)` completes with None nearly always: one shared object
+// serves them all (it holds no state but its value).
+completed_object* completed_none = nullptr;
+
 PyObject* make_completed(PyObject* value_new_ref) {
+  if (value_new_ref == Py_None && completed_none != nullptr) {
+    Py_DECREF(value_new_ref);
+    Py_INCREF(completed_none);
+    return reinterpret_cast<PyObject*>(completed_none);
+  }
   auto* o = PyObject_New(completed_object, &completed_type);
   if (o == nullptr) {
     Py_XDECREF(value_new_ref);
@@ -220,6 +229,18 @@ PyObject* decode_path(std::string_view path) {
   return PyUnicode_DecodeUTF8(decoded.data(), static_cast<Py_ssize_t>(decoded.size()), "replace");
 }
 
+// "200 OK" and the like, formatted once per status code.
+std::string_view status_line(int status) {
+  static std::string lines[1000];
+  std::string& line = lines[status];
+  if (line.empty()) {
+    line = std::to_string(status);
+    line += ' ';
+    line += http1::status_reason(status);
+  }
+  return line;
+}
+
 bool set_new(PyObject* dict, PyObject* key, PyObject* value_new_ref) {
   if (value_new_ref == nullptr) return false;
   int rc = PyDict_SetItem(dict, key, value_new_ref);
@@ -253,7 +274,14 @@ std::unique_ptr<asgi_runner> asgi_runner::create(const asgi_options& options) {
   r->scope_template_ = py_ref::steal(
       Py_BuildValue("{s:s,s:s,s:s,s:O}", "type", "http", "scheme", "http", "root_path", options.root_path.c_str(),
                     "server", server.get()));
-  if (!r->disconnect_ || !r->scope_template_) return nullptr;
+  r->asgi_template_ = py_ref::steal(Py_BuildValue("{s:s,s:s}", "version", "3.0", "spec_version", "2.4"));
+  r->extensions_template_ = py_ref::steal(Py_BuildValue("{s:{}}", "http.response.pathsend"));
+  for (const char* m : {"GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"}) {
+    r->methods_.emplace_back(m, py_ref::steal(PyUnicode_InternFromString(m)));
+  }
+  if (!r->disconnect_ || !r->scope_template_ || !r->asgi_template_ || !r->extensions_template_ || PyErr_Occurred()) {
+    return nullptr;
+  }
   if (r->pump_) {
     r->new_streams_ = std::make_unique<handoff::spsc_ring<http1::stream>>(new_stream_ring);
     r->wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -359,9 +387,15 @@ py_ref asgi_runner::build_scope(http1::stream& s) {
   py_ref scope = py_ref::steal(PyDict_Copy(scope_template_.get()));
   if (!scope) return {};
   PyObject* d = scope.get();
+  PyObject* method = nullptr;
+  for (const auto& [text, object] : methods_) {
+    if (text == head.method) method = object.get();
+  }
   bool ok = PyDict_SetItem(d, names.http_version, head.version_minor == 1 ? names.v11 : names.v10) == 0 &&
-            set_new(d, names.method,
-                    PyUnicode_DecodeLatin1(head.method.data(), static_cast<Py_ssize_t>(head.method.size()), nullptr));
+            (method != nullptr
+                 ? PyDict_SetItem(d, names.method, method) == 0
+                 : set_new(d, names.method, PyUnicode_DecodeLatin1(head.method.data(),
+                                                                   static_cast<Py_ssize_t>(head.method.size()), nullptr)));
   // The path as the app sees it includes the root path (as uvicorn gives it).
   // ASGI's path for the forms that have none: "*" (OPTIONS) and the
   // authority itself (CONNECT), as the request-target gives them.
@@ -408,13 +442,18 @@ py_ref asgi_runner::build_scope(http1::stream& s) {
     if (peer.address.empty()) {
       ok = PyDict_SetItem(d, names.client, Py_None) == 0;
     } else {
-      std::string address(peer.address);
-      ok = set_new(d, names.client, Py_BuildValue("(si)", address.c_str(), static_cast<int>(peer.port)));
+      if (!last_address_ || peer.address != last_address_text_) {
+        last_address_ = py_ref::steal(
+            PyUnicode_DecodeLatin1(peer.address.data(), static_cast<Py_ssize_t>(peer.address.size()), nullptr));
+        last_address_text_.assign(peer.address);
+      }
+      py_ref port = py_ref::steal(PyLong_FromLong(peer.port));
+      ok = last_address_ && port && set_new(d, names.client, PyTuple_Pack(2, last_address_.get(), port.get()));
     }
   }
-  // Small dicts an app might change: fresh for every request.
-  ok = ok && set_new(d, names.asgi, Py_BuildValue("{s:s,s:s}", "version", "3.0", "spec_version", "2.4"));
-  ok = ok && set_new(d, names.extensions, Py_BuildValue("{s:{}}", "http.response.pathsend"));
+  // Small dicts an app might change: fresh for every request (copies).
+  ok = ok && set_new(d, names.asgi, PyDict_Copy(asgi_template_.get()));
+  ok = ok && set_new(d, names.extensions, PyDict_Copy(extensions_template_.get()));
   if (ok && state_) ok = set_new(d, names.state, PyDict_Copy(state_.get()));
   if (!ok) return {};
   return scope;
@@ -580,9 +619,7 @@ PyObject* asgi_runner::send_start(asgi_request* r, PyObject* message) {
     PyErr_Format(PyExc_ValueError, "invalid response status %ld", status);
     return nullptr;
   }
-  char line[64];
-  int n = std::snprintf(line, sizeof line, "%ld %s", status, http1::status_reason(static_cast<int>(status)));
-  s.begin_response(static_cast<int>(status), std::string_view(line, static_cast<size_t>(n)));
+  s.begin_response(static_cast<int>(status), status_line(static_cast<int>(status)));
   PyObject* headers = PyDict_GetItemWithError(message, names.headers);
   if (headers != nullptr && headers != Py_None) {
     py_ref iterator = py_ref::steal(PyObject_GetIter(headers));
@@ -805,7 +842,14 @@ bool asgi_types_ready() {
   send_type.tp_flags = Py_TPFLAGS_DEFAULT;
   send_type.tp_doc = "ASGI send(message)";
   send_type.tp_call = send_call;
-  return PyType_Ready(&completed_type) == 0 && PyType_Ready(&receive_type) == 0 && PyType_Ready(&send_type) == 0;
+  if (PyType_Ready(&completed_type) < 0 || PyType_Ready(&receive_type) < 0 || PyType_Ready(&send_type) < 0) {
+    return false;
+  }
+  completed_none = PyObject_New(completed_object, &completed_type);
+  if (completed_none == nullptr) return false;
+  Py_INCREF(Py_None);
+  completed_none->value = Py_None;
+  return true;
 }
 
 PyObject* asgi_module_functions_add(PyObject* module) {

@@ -123,6 +123,11 @@ class asgi_runner final : public server::dispatcher {
   py_ref create_future_;
   py_ref scope_template_;
   py_ref disconnect_;  // {"type": "http.disconnect"}, shared
+  py_ref asgi_template_;
+  py_ref extensions_template_;
+  std::vector<std::pair<std::string_view, py_ref>> methods_;
+  py_ref last_address_;
+  std::string last_address_text_;
   std::string root_path_;
   bool pump_ = true;
 
