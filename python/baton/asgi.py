@@ -9,20 +9,25 @@ watches the native loop's epoll fd and runs one non-blocking pass of it when
 it is readable or its timer is due; the graceful drain is stepped the same
 way, pass by pass, with asyncio free to run the app's tasks in between.
 
-In both, Python owns SIGTERM and SIGINT (asyncio's add_signal_handler) and
-asks the native server to stop; a second SIGINT stops it at once.
+In both, Python owns the signals (asyncio's add_signal_handler) and asks the
+native server to stop: SIGTERM and SIGINT gracefully (a second SIGINT at
+once), SIGQUIT at once, SIGHUP (SIGUSR2 for a worker) by retiring, SIGUSR1
+reopens the access log.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import os
 import signal
-import socket
 import sys
+import time
 
 from baton import _baton, logging_setup
+from baton.binding import Listener
 from baton.config import Config
+from baton.serve import WorkerContext, listener_args, server_options
 
 logger = logging_setup.logger
 
@@ -141,11 +146,12 @@ def shape_of(config: Config) -> str:
     return "inverted" if inverted else config.asgi_mode
 
 
-def run(config: Config, app, sock: socket.socket, where: str) -> int:
+def run(config: Config, app, listeners: list[Listener], worker: WorkerContext) -> tuple[int, str, list[int]]:
+    """Serves until a stop: the exit status, why it stopped, and the sockets kept for a reload."""
     loop = make_loop(config.loop)
     asyncio.set_event_loop(loop)
     try:
-        return loop.run_until_complete(serve(config, app, sock, where))
+        return loop.run_until_complete(serve(config, app, listeners, worker))
     finally:
         pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
         for task in pending:
@@ -156,7 +162,7 @@ def run(config: Config, app, sock: socket.socket, where: str) -> int:
         asyncio.set_event_loop(None)
 
 
-async def serve(config: Config, app, sock: socket.socket, where: str) -> int:
+async def serve(config: Config, app, listeners: list[Listener], worker: WorkerContext) -> tuple[int, str, list[int]]:
     loop = asyncio.get_running_loop()
     shape = shape_of(config)
     state: dict = {}
@@ -165,13 +171,10 @@ async def serve(config: Config, app, sock: socket.socket, where: str) -> int:
         await lifespan.startup()
     except LifespanFailed as error:
         logger.error("application startup failed: %s", error)
-        sock.close()
-        return 3
+        for listener in listeners:
+            listener.sock.close()
+        return 3, "startup-failed", []
 
-    if sock.family == socket.AF_UNIX:
-        host, port = "", 0
-    else:
-        host, port = sock.getsockname()[:2]
     stopped = loop.create_future()
     pass_scheduled = False
     timer: asyncio.TimerHandle | None = None
@@ -199,31 +202,41 @@ async def serve(config: Config, app, sock: socket.socket, where: str) -> int:
             pass_scheduled = True
             loop.call_soon(run_pass)
 
+    options = server_options(config, worker)
+    # The heartbeat comes from asyncio's own thread below: a blocked event
+    # loop is what a master must see, not the native loop beside it.
+    options["heartbeat"] = None
     server = _baton.AsgiServer(
-        app, [sock.detach()], loop, run_request, logging_setup.log_exception, state if lifespan.supported else None,
+        app, listener_args(listeners), loop, run_request, logging_setup.log_exception,
+        state if lifespan.supported else None,
         pump=shape == "pump", schedule_pass=schedule_pass if shape == "inverted" else None,
-        keep_alive_timeout=config.keep_alive_timeout, header_read_timeout=config.header_read_timeout,
-        body_read_timeout=config.body_read_timeout, graceful_timeout=config.graceful_timeout,
-        max_header_size=config.max_header_size, max_headers=config.max_headers,
-        max_body_size=config.max_body_size, root_path=config.root_path, server_host=str(host),
-        server_port=int(port), log_level=logging_setup.logging.getLevelName(config.log_level.upper()),
+        catch_hangup=not worker.supervised, **options,
     )
     interrupts = 0
+    stop_requested = False
 
     def on_signal(signo: int) -> None:
-        nonlocal interrupts
+        nonlocal interrupts, stop_requested
+        if signo == signal.SIGUSR1:
+            server.reopen_logs()
+            return
+        retire = signo == (signal.SIGUSR2 if worker.supervised else signal.SIGHUP)
         if signo == signal.SIGINT:
             interrupts += 1
-        immediate = interrupts >= 2 or (signo == signal.SIGINT and stop_requested[0])
+        immediate = signo == signal.SIGQUIT or interrupts >= 2 or (signo == signal.SIGINT and stop_requested)
         if immediate:
-            logger.info("second interrupt: stopping now")
-        stop_requested[0] = True
-        server.request_shutdown(immediate)
+            logger.info("%s: stopping now", "SIGQUIT" if signo == signal.SIGQUIT else "second interrupt")
+        elif retire:
+            logger.info("%s", "retiring: finishing the requests in flight" if worker.supervised
+                        else "SIGHUP: finishing the requests in flight, then reloading")
+        stop_requested = True
+        server.request_shutdown(immediate, retire and not immediate)
         if shape == "inverted":
             schedule_pass()
 
-    stop_requested = [False]
-    for signo in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
+    handled = [signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGUSR1,
+               signal.SIGUSR2 if worker.supervised else signal.SIGHUP]
+    for signo in handled:
         loop.add_signal_handler(signo, on_signal, signo)
 
     def on_wake() -> None:
@@ -231,7 +244,19 @@ async def serve(config: Config, app, sock: socket.socket, where: str) -> int:
         if server.stopped and not stopped.done():
             stopped.set_result(None)
 
-    logger.info("baton serving %s on %s (pid %d, ASGI, %s on %s)", config.app, where, os.getpid(), shape,
+    beat: asyncio.TimerHandle | None = None
+    stamp = ctypes.c_int64.from_buffer(worker.heartbeat) if worker.heartbeat is not None else None
+
+    def heartbeat() -> None:
+        nonlocal beat
+        stamp.value = int(time.monotonic() * 1000)  # one aligned 8-byte store
+        beat = loop.call_later(beat_interval, heartbeat)
+
+    beat_interval = min(1.0, worker.app_timeout / 4) if worker.app_timeout else 1.0
+    if worker.heartbeat is not None:
+        heartbeat()
+    logger.info("baton serving %s on %s (pid %d, ASGI, %s on %s)", config.app,
+                ", ".join(listener.where for listener in listeners), os.getpid(), shape,
                 type(loop).__module__.split(".")[0])
     server.start()
     if shape == "pump":
@@ -248,11 +273,14 @@ async def serve(config: Config, app, sock: socket.socket, where: str) -> int:
             loop.remove_reader(server.backend_fd)
             if timer is not None:
                 timer.cancel()
-        for signo in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
+        for signo in handled:
             loop.remove_signal_handler(signo)
         server.join()
     # Tasks of requests the drain cut off are told so before lifespan ends.
     await asyncio.sleep(0)
     await lifespan.shutdown()
+    if beat is not None:
+        beat.cancel()
+    reason, kept = server.stop_reason, server.take_listeners()
     server.close()
-    return 0
+    return 0, reason, kept

@@ -1,42 +1,187 @@
-"""The baton command: parse options, load the app, bind, serve."""
+"""The baton command: parse options, prepare the process, then serve alone
+or start a master that runs workers."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 
+from baton import binding, loading, logging_setup
 from baton import config as config_module
-from baton import loading, logging_setup
+from baton.config import Config
+
+# The directory baton was started from: a reload in place (SIGHUP) starts
+# over from it, so relative paths in the command line mean what they meant.
+START_DIRECTORY = os.getcwd()
+REEXEC_MARK = "BATON_REEXEC"
+STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2}
 
 
-def fail(message: str) -> int:
+def fail(message: str, detail: str = "") -> int:
+    if detail:
+        print(detail.rstrip(), file=sys.stderr)
     print(f"baton: error: {message}", file=sys.stderr)
     return 1
 
 
-def main(argv: list[str] | None = None) -> int:
-    config = config_module.resolve(argv)
-    logging_setup.configure(config.log_level)
-    app, interface = None, "wsgi"
-    if not config.native_hello:
+def read_env_file(path: str) -> dict[str, str]:
+    """KEY=VALUE lines; blank lines and # comments skipped, 'export ' and matching quotes removed."""
+    values: dict[str, str] = {}
+    with open(path, encoding="utf-8") as f:
+        for number, raw in enumerate(f, 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("export "):
+                line = line[len("export "):].lstrip()
+            key, sep, value = line.partition("=")
+            key, value = key.strip(), value.strip()
+            if not sep or not key.replace("_", "a").isalnum():
+                raise ValueError(f"{path}:{number}: expected KEY=VALUE")
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+                value = value[1:-1]
+            values[key] = value
+    return values
+
+
+def prepare(config: Config) -> None:
+    """What must happen before the app is imported, in this order: --chdir,
+    --env-file (not over variables already set), --app-dir."""
+    if config.chdir:
+        os.chdir(config.chdir)
+    if config.env_file:
+        if not os.path.isfile(config.env_file):
+            raise config_module.UsageError(f"--env-file: no such file: {config.env_file!r}")
+        for key, value in read_env_file(config.env_file).items():
+            os.environ.setdefault(key, value)
+    if config.app_dir:
+        sys.path.insert(0, config.app_dir)
+    if config.access_log and config.access_logfile not in ("", "-"):
         try:
-            app, interface = loading.load(config.app, config.factory, config.interface)
-        except loading.AppLoadError as error:
-            return fail(str(error))
+            open(config.access_logfile, "a", encoding="utf-8").close()
+        except OSError as error:
+            raise OSError(f"cannot open the access log {config.access_logfile}: {error.strerror}") from None
+
+
+def load_app(config: Config):
+    """(app, interface), or raises AppLoadError."""
+    if config.native_hello:
+        return None, "wsgi"
+    return loading.load(config.app, config.factory, config.interface)
+
+
+def write_pid(config: Config) -> None:
+    if config.pid:
+        with open(config.pid, "w", encoding="ascii") as f:
+            f.write(f"{os.getpid()}\n")
+
+
+def remove_pid(config: Config) -> None:
+    if config.pid:
+        try:
+            with open(config.pid, encoding="ascii") as f:
+                mine = f.read().strip() == str(os.getpid())
+            if mine:
+                os.unlink(config.pid)
+        except OSError:
+            pass
+
+
+def serve_in_process(config: Config, app, interface: str, listeners, worker) -> tuple[int, str, list[int]]:
+    """Runs the chosen shape here until it stops: (exit status, why, sockets kept for a reload)."""
     from baton import serve  # imports the extension; kept out of --help's path
 
-    try:
-        sock = serve.bind(config)
-    except OSError as error:
-        return fail(f"cannot listen on {config.bind_description}: {error.strerror or error}")
     if interface == "asgi":
         from baton import asgi
 
-        status = asgi.run(config, app, sock, serve.describe(config, sock))
-        serve.remove_socket_file(config)
-        logging_setup.logger.info("baton stopped")
-        return status
-    serve.run(config, app, sock)
-    return 0
+        return asgi.run(config, app, listeners, worker)
+    # A stop signal that arrives before the core has its handlers waits
+    # (blocked) instead of killing the process; the core unblocks them.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    logging_setup.logger.info("baton serving %s on %s (pid %d, %s)",
+                              "the native hello route" if config.native_hello else config.app,
+                              ", ".join(listener.where for listener in listeners), os.getpid(),
+                              serve.describe_shape(config))
+    reason, kept = serve.run_wsgi(config, app, listeners, worker)
+    return 0, reason, kept
+
+
+def reload_in_place(kept: list[int], unix_paths: list[str]) -> None:
+    """Starts this program over in this process (same pid) on the same sockets,
+    passed as systemd passes them (LISTEN_FDS from descriptor 3)."""
+    count = len(kept)
+    # First out of the way of 3..3+count, then into place, inheritable.
+    high = [os.dup(fd) for fd in kept]
+    for fd in kept:
+        os.close(fd)
+    moved = []
+    for fd in high:
+        while fd < 3 + count:
+            fd = os.dup(fd)
+        moved.append(fd)
+    for i, fd in enumerate(moved):
+        os.dup2(fd, binding.SD_LISTEN_FDS_START + i, inheritable=True)
+    os.environ["LISTEN_FDS"] = str(count)
+    os.environ["LISTEN_PID"] = str(os.getpid())
+    os.environ[REEXEC_MARK] = os.pathsep.join(unix_paths) or "-"
+    os.chdir(START_DIRECTORY)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "baton", *sys.argv[1:]])
+
+
+def serve_alone(config: Config) -> int:
+    try:
+        app, interface = load_app(config)
+    except loading.AppLoadError as error:
+        return fail(str(error), error.detail)
+    reexec = os.environ.pop(REEXEC_MARK, None)
+    try:
+        listeners = binding.open_listeners(config)
+    except binding.BindError as error:
+        return fail(str(error))
+    if reexec:
+        # Unix sockets the first start created are still ours to remove.
+        owned = set(reexec.split(os.pathsep))
+        for listener in listeners:
+            if listener.where.startswith("unix:") and listener.where[5:] in owned:
+                listener.unix_path = listener.where[5:]
+    write_pid(config)
+    unix_paths = [listener.unix_path for listener in listeners if listener.unix_path]
+    from baton.serve import WorkerContext
+
+    status, reason, kept = serve_in_process(config, app, interface, listeners, WorkerContext())
+    if reason == "hangup" and kept:
+        logging_setup.logger.info("reloading: starting over on the same sockets")
+        reload_in_place(kept, unix_paths)
+    for path in unix_paths:
+        binding.remove_socket_file(binding.Listener(None, "", "", 0, path))
+    remove_pid(config)
+    logging_setup.logger.info("baton stopped")
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    config = config_module.resolve(argv)
+    try:
+        prepare(config)
+    except config_module.UsageError as error:
+        print(f"baton: error: {error}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as error:
+        return fail(str(error))
+    try:
+        logging_setup.configure(config.log_level, config.log_config)
+    except Exception as error:  # noqa: BLE001 - a broken logging file is the user's, in one line
+        return fail(f"--log-config {config.log_config}: {type(error).__name__}: {error}")
+    if config.log_config:
+        logging_setup.route_core_logs()
+    if config.supervised:
+        from baton import master
+
+        return master.run(config)
+    return serve_alone(config)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Options, resolved once: command line over BATON_* environment over defaults.
 
 Each option is declared once in OPTIONS; the command line, its --help, the
-environment lookup and the Config object all come from that one table.
+environment lookup, the validation and the Config object all come from that
+one table. A bad value is one line on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ import dataclasses
 import os
 from typing import Any, Callable
 
+from baton import __version__
+
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+DEFAULT_ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"'
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,6 +26,9 @@ class Option:
     help: str
     choices: tuple[str, ...] | None = None
     flag: bool = False  # a boolean switch (--x), no value
+    negatable: bool = False  # a boolean switch with a --no-x form
+    repeat: bool = False  # may be given more than once; the environment separates values with commas
+    short: str | None = None
 
     @property
     def cli(self) -> str:
@@ -41,18 +48,107 @@ def _bool(text: str) -> bool:
     raise ValueError(f"not a boolean: {text!r}")
 
 
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise ValueError("must be greater than 0")
+def _number(convert: Callable[[str], Any], low: float | None, high: float | None, strict_low: bool = False):
+    """A converter that checks a range; the message names the range."""
+    if strict_low:
+        bounds = f"greater than {low}" + (f" and at most {high}" if high is not None else "")
+    elif high is not None:
+        bounds = f"between {low} and {high}"
+    else:
+        bounds = f"at least {low}"
+
+    def check(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise ValueError(f"not {'an integer' if convert is int else 'a number'}: {text!r}") from None
+        too_low = low is not None and (value <= low if strict_low else value < low)
+        if value != value or too_low or (high is not None and value > high):
+            raise ValueError(f"must be {bounds}")
+        return value
+
+    check.__name__ = convert.__name__
+    return check
+
+
+def _seconds(text: str) -> float:
+    return _number(float, 0, 86400 * 365, strict_low=True)(text)
+
+
+def _seconds_or_off(text: str) -> float:
+    return _number(float, 0, 86400 * 365)(text)
+
+
+def _mode(text: str) -> int:
+    try:
+        value = int(text, 8)
+    except ValueError:
+        raise ValueError(f"not an octal file mode: {text!r}") from None
+    if not 0 <= value <= 0o777:
+        raise ValueError(f"not a file mode: {text!r}")
     return value
 
 
+def _log_level(text: str) -> str:
+    value = text.strip().lower()
+    if value not in LOG_LEVELS:
+        raise ValueError(f"choose from {', '.join(LOG_LEVELS)}")
+    return value
+
+
+def _route(text: str) -> str:
+    if not text.startswith("/"):
+        raise ValueError(f"a path must begin with '/': {text!r}")
+    return text.rstrip("/") or "/"
+
+
+def _directory(text: str) -> str:
+    if not os.path.isdir(text):
+        raise ValueError(f"not a directory: {text!r}")
+    return os.path.abspath(text)
+
+
+def _existing_file(text: str) -> str:
+    if not os.path.isfile(text):
+        raise ValueError(f"no such file: {text!r}")
+    return os.path.abspath(text)
+
+
+def _access_log_format(text: str) -> str:
+    if not text:
+        raise ValueError("empty format")
+    return text
+
+
 OPTIONS: tuple[Option, ...] = (
-    Option("host", str, "127.0.0.1", "address to bind (default: %(default)s)"),
-    Option("port", int, 8000, "TCP port to bind (default: %(default)s)"),
-    Option("uds", str, None, "bind a Unix domain socket at this path instead of host:port"),
-    Option("backlog", int, 2048, "listen backlog (default: %(default)s)"),
+    # Where to listen.
+    Option("bind", str, None, "where to listen: HOST:PORT, [V6]:PORT, unix:PATH or fd://N; repeatable "
+           "(default: --host and --port)", repeat=True, short="-b"),
+    Option("host", str, "127.0.0.1", "address to bind when no --bind is given; every address it resolves to "
+           "(default: %(default)s)"),
+    Option("port", _number(int, 0, 65535), 8000, "TCP port to bind with --host (default: %(default)s)"),
+    Option("uds", str, None, "also listen on a Unix domain socket at this path (instead of --host/--port when "
+           "no --bind is given)"),
+    Option("uds_mode", _mode, 0o666, "file mode of Unix sockets baton creates, in octal, so a proxy running as "
+           "another user can connect (default: 0666)"),
+    Option("fd", _number(int, 0, 65535), None, "serve on an inherited listening socket; repeatable (systemd "
+           "socket activation, LISTEN_FDS, is read by itself)", repeat=True),
+    Option("backlog", _number(int, 1, 65535), 2048, "listen backlog (default: %(default)s)"),
+    Option("reuse_port", _bool, False, "set SO_REUSEPORT on the sockets baton binds", flag=True),
+    # Processes.
+    Option("workers", _number(int, 0, 1024), 0, "worker processes under a master that binds the sockets, "
+           "respawns, recycles and reloads them; 0 serves in this one process (default: %(default)s)",
+           short="-w"),
+    Option("max_requests", _number(int, 0, None), 0, "recycle a worker after this many requests, gracefully; "
+           "0 never (default: %(default)s; needs a master, so it starts one)"),
+    Option("max_requests_jitter", _number(int, 0, None), 0, "add a random 0..N to each worker's "
+           "--max-requests so workers do not recycle together (default: %(default)s)"),
+    Option("timeout", _seconds_or_off, 0.0, "replace a worker whose request has been inside the app longer, or "
+           "whose loop made no progress for this many seconds; 0 off (default: %(default)s; starts a master)"),
+    Option("reload", _bool, False, "development: restart the workers when a Python file of the app changes",
+           flag=True),
+    Option("pid", str, None, "write the process id (the master's, with workers) to this file"),
+    # The application.
     Option("factory", _bool, False, "APP is a callable that returns the application", flag=True),
     Option("interface", str, "auto", "application interface; auto: an async callable of three parameters is "
            "ASGI (default: %(default)s)", choices=("auto", "wsgi", "asgi")),
@@ -64,73 +160,178 @@ OPTIONS: tuple[Option, ...] = (
            "asyncio on one thread (BATON_INVERTED=1 too) (default: %(default)s)", choices=("pump", "inverted")),
     Option("native_hello", _bool, False, "serve a fixed hello answer from C++ (no app; the benchmark ceiling)",
            flag=True),
-    Option("keep_alive_timeout", _positive_float, 5.0,
-           "seconds an idle keep-alive connection is kept open (default: %(default)s)"),
-    Option("header_read_timeout", _positive_float, 10.0,
-           "seconds a client has to send a whole request head (default: %(default)s)"),
-    Option("max_header_size", int, 32768, "largest request head in bytes; larger gets 431 (default: %(default)s)"),
-    Option("max_headers", int, 100, "most header fields in a request; more gets 431 (default: %(default)s)"),
-    Option("max_body_size", int, 0, "largest request body in bytes, 0 for no limit; larger gets 413 "
-           "(default: %(default)s)"),
-    Option("blocking_threads", int, 4,
-           "Python threads that run a WSGI app; 0 runs it on the event loop's own thread (default: %(default)s)"),
-    Option("body_read_timeout", _positive_float, 60.0,
-           "seconds a client has to send a whole request body (default: %(default)s)"),
-    Option("graceful_timeout", _positive_float, 5.0,
-           "seconds to finish in-flight requests after SIGTERM/SIGINT (default: %(default)s)"),
+    Option("chdir", _directory, None, "change to this directory before loading the app"),
+    Option("app_dir", _directory, None, "look for the app's module in this directory first"),
+    Option("env_file", str, None, "read KEY=VALUE lines from this file (relative to --chdir) into the "
+           "environment before loading the app; variables already set win"),
     Option("root_path", str, "", "SCRIPT_NAME the app is mounted at (default: empty)"),
-    Option("log_level", str, "info", "log level (default: %(default)s)", choices=LOG_LEVELS),
+    Option("blocking_threads", _number(int, 0, 1024), 4,
+           "Python threads that run a WSGI app; 0 runs it on the event loop's own thread (default: %(default)s)"),
+    # HTTP.
+    Option("keep_alive_timeout", _seconds, 5.0,
+           "seconds an idle keep-alive connection is kept open (default: %(default)s)"),
+    Option("header_read_timeout", _seconds, 10.0,
+           "seconds a client has to send a whole request head (default: %(default)s)"),
+    Option("body_read_timeout", _seconds, 60.0,
+           "seconds a client has to send a whole request body (default: %(default)s)"),
+    Option("write_timeout", _seconds, 30.0,
+           "seconds a response may wait for a client that does not read (default: %(default)s)"),
+    Option("graceful_timeout", _seconds, 5.0,
+           "seconds to finish in-flight requests when stopping (default: %(default)s)"),
+    Option("max_header_size", _number(int, 256, 1 << 24), 32768,
+           "largest request head in bytes; larger gets 431 (default: %(default)s)"),
+    Option("max_headers", _number(int, 1, 10000), 100,
+           "most header fields in a request; more gets 431 (default: %(default)s)"),
+    Option("max_body_size", _number(int, 0, None), 0, "largest request body in bytes, 0 for no limit; larger gets "
+           "413 (default: %(default)s)"),
+    Option("proxy_headers", _bool, True, "take the client address, scheme and port from X-Forwarded-For/-Proto/"
+           "-Port and Forwarded, from trusted peers only (default: on)", negatable=True),
+    Option("forwarded_allow_ips", str, "127.0.0.1", "peers trusted for proxy headers: addresses and networks "
+           "separated by commas, or * for all; Unix socket peers are trusted (default: %(default)s)"),
+    Option("server_header", _bool, True, "send a Server header when the app sends none (default: on)",
+           negatable=True),
+    # Served without Python.
+    Option("static_path_route", _route, None, "URL path under which --static-path-mount's files are served by "
+           "the core; repeatable, paired in order with --static-path-mount", repeat=True),
+    Option("static_path_mount", _directory, None, "directory served at the matching --static-path-route; "
+           "repeatable", repeat=True),
+    Option("static_path_expires", _number(int, 0, None), 86400,
+           "Cache-Control max-age of static files, in seconds (default: %(default)s)"),
+    Option("health_path", _route, None, "answer GET/HEAD on this path from the core: 200 while serving, 503 "
+           "once a drain begins (for readiness probes)"),
+    # Logs.
+    Option("log_level", _log_level, "info", "log level, any case (default: %(default)s)"),
+    Option("log_config", _existing_file, None, "logging configuration: dictConfig as .json or .yaml, or a "
+           "fileConfig .ini; baton's own loggers are 'baton', 'baton.error' and 'baton.access'"),
+    Option("access_log", _bool, False, "log every request (default: off)", negatable=True),
+    Option("access_log_format", _access_log_format, DEFAULT_ACCESS_LOG_FORMAT,
+           "access log line in gunicorn's atoms (%%(h)s %%(r)s %%(s)s %%(b)s %%(L)s ...) "
+           "(default: the combined log format)"),
+    Option("access_logfile", str, "-", "where access log lines go, - for stdout (default: %(default)s)"),
 )
+
+OPTION_NAMES = tuple(option.name for option in OPTIONS)
 
 
 @dataclasses.dataclass(frozen=True)
 class Config:
     app: str | None
+    bind: tuple[str, ...]
     host: str
     port: int
     uds: str | None
+    uds_mode: int
+    fd: tuple[int, ...]
     backlog: int
+    reuse_port: bool
+    workers: int
+    max_requests: int
+    max_requests_jitter: int
+    timeout: float
+    reload: bool
+    pid: str | None
     factory: bool
     interface: str
     loop: str
     lifespan: str
     asgi_mode: str
     native_hello: bool
+    chdir: str | None
+    app_dir: str | None
+    env_file: str | None
+    root_path: str
+    blocking_threads: int
     keep_alive_timeout: float
     header_read_timeout: float
+    body_read_timeout: float
+    write_timeout: float
+    graceful_timeout: float
     max_header_size: int
     max_headers: int
     max_body_size: int
-    blocking_threads: int
-    body_read_timeout: float
-    graceful_timeout: float
-    root_path: str
+    proxy_headers: bool
+    forwarded_allow_ips: str
+    server_header: bool
+    static_path_route: tuple[str, ...]
+    static_path_mount: tuple[str, ...]
+    static_path_expires: int
+    health_path: str | None
     log_level: str
+    log_config: str | None
+    access_log: bool
+    access_log_format: str
+    access_logfile: str
 
     @property
-    def bind_description(self) -> str:
-        return f"unix:{self.uds}" if self.uds else f"http://{self.host}:{self.port}"
+    def supervised(self) -> bool:
+        """Whether a master runs the app in worker processes."""
+        return self.workers > 0 or self.reload or self.max_requests > 0 or self.timeout > 0
+
+    @property
+    def worker_count(self) -> int:
+        return max(1, self.workers)
+
+
+class UsageError(Exception):
+    """A bad option value found after parsing (it depends on the file system)."""
+
+
+class OptionParser(argparse.ArgumentParser):
+    """argparse with one-line errors: 'baton: error: ...' and status 2."""
+
+    def error(self, message: str):  # noqa: D102 - argparse's hook
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+class _Kind:
+    """argparse's type= hook, with our converter's own message on failure."""
+
+    def __init__(self, option: Option):
+        self.option = option
+        self.__name__ = option.name
+
+    def __call__(self, text: str):
+        try:
+            return self.option.kind(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OptionParser(
         prog="baton",
-        description="Serve a WSGI application with a C++ request path.",
+        description="Serve a WSGI or ASGI application with a C++ request path.",
         epilog="Every option can also be set as an environment variable: BATON_ plus its name in capitals "
-        "with underscores, for example BATON_PORT=9000 or BATON_KEEP_ALIVE_TIMEOUT=10.",
+        "with underscores, for example BATON_PORT=9000 or BATON_KEEP_ALIVE_TIMEOUT=10; repeatable options "
+        "take values separated by commas.",
     )
     parser.add_argument("app", nargs="?", metavar="APP",
-                        help="the application as module:attribute (the attribute may be dotted)")
+                        help="the application as module:attribute (the attribute may be dotted); a module alone "
+                        "means its 'application', else its 'app'")
+    parser.add_argument("--version", action="version", version=f"baton {__version__}")
     for option in OPTIONS:
-        if option.flag:
-            parser.add_argument(option.cli, dest=option.name, action="store_const", const=True, default=None,
-                                help=option.help)
+        names = [option.short, option.cli] if option.short else [option.cli]
+        text = option.help % {"default": option.default} if "%(default)" in option.help else option.help
+        if option.negatable:
+            parser.add_argument(*names, dest=option.name, action=argparse.BooleanOptionalAction, default=None,
+                                help=text)
+        elif option.flag:
+            parser.add_argument(*names, dest=option.name, action="store_const", const=True, default=None,
+                                help=text)
         else:
-            parser.add_argument(option.cli, dest=option.name, type=option.kind, default=None,
+            parser.add_argument(*names, dest=option.name, type=_Kind(option), default=None,
                                 choices=option.choices, metavar=option.name.upper(),
-                                help=option.help % {"default": option.default} if "%(default)" in option.help
-                                else option.help)
+                                action="append" if option.repeat else "store", help=text)
     return parser
+
+
+def _from_environment(option: Option, text: str):
+    values = [part.strip() for part in text.split(",") if part.strip()] if option.repeat else [text]
+    converted = [option.kind(value) for value in values]
+    for value in converted:
+        if option.choices and value not in option.choices:
+            raise ValueError(f"choose from {', '.join(option.choices)}")
+    return converted if option.repeat else converted[0]
 
 
 def resolve(argv: list[str] | None = None, environ: dict[str, str] | None = None) -> Config:
@@ -143,15 +344,23 @@ def resolve(argv: list[str] | None = None, environ: dict[str, str] | None = None
         value = getattr(args, option.name)
         if value is None and option.env in environ:
             try:
-                value = option.kind(environ[option.env])
+                value = _from_environment(option, environ[option.env])
             except ValueError as error:
                 parser.error(f"{option.env}={environ[option.env]!r}: {error}")
-            if option.choices and value not in option.choices:
-                parser.error(f"{option.env}={value!r}: choose from {', '.join(option.choices)}")
-        values[option.name] = option.default if value is None else value
+        if value is None:
+            value = () if option.repeat else option.default
+        elif option.repeat:
+            value = tuple(value)
+        values[option.name] = value
     config = Config(**values)
     if config.app is None and not config.native_hello:
         parser.error("APP is required (module:attribute), unless --native-hello is given")
-    if not 0 <= config.port <= 65535:
-        parser.error(f"--port {config.port}: not a port number")
+    if len(config.static_path_route) != len(config.static_path_mount):
+        parser.error("give --static-path-route and --static-path-mount in pairs "
+                     f"({len(config.static_path_route)} routes, {len(config.static_path_mount)} mounts)")
+    if config.health_path and config.health_path in config.static_path_route:
+        parser.error(f"--health-path {config.health_path} is also a --static-path-route")
+    if config.max_requests_jitter and not config.max_requests:
+        parser.error("--max-requests-jitter needs --max-requests")
     return config
+

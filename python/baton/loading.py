@@ -5,16 +5,30 @@ from __future__ import annotations
 import importlib
 import inspect
 import sys
+import traceback
+
+# What a module given without an attribute is searched for, in order.
+DEFAULT_ATTRIBUTES = ("application", "app")
 
 
 class AppLoadError(Exception):
-    """The application could not be loaded; the message is one line for the user."""
+    """The application could not be loaded. The message is one line for the
+    user; `detail` is the traceback of the app's own error, when there is one."""
+
+    def __init__(self, message: str, detail: str = ""):
+        super().__init__(message)
+        self.detail = detail
+
+
+def _failure(message: str, error: BaseException) -> AppLoadError:
+    detail = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    return AppLoadError(f"{message}: {type(error).__name__}: {error}", detail)
 
 
 def import_from_string(spec: str):
     module_name, sep, attribute = spec.partition(":")
-    if not sep or not module_name or not attribute:
-        raise AppLoadError(f"APP must be module:attribute, got {spec!r}")
+    if not module_name or (sep and not attribute):
+        raise AppLoadError(f"APP must be module:attribute or a module, got {spec!r}")
     if "" not in sys.path and "." not in sys.path:
         sys.path.insert(0, "")  # the current directory, as other servers do
     try:
@@ -22,9 +36,17 @@ def import_from_string(spec: str):
     except ModuleNotFoundError as error:
         if error.name and (module_name == error.name or module_name.startswith(error.name + ".")):
             raise AppLoadError(f"could not import module {module_name!r}: {error}") from None
-        raise AppLoadError(f"importing {module_name!r} failed: {type(error).__name__}: {error}") from error
+        raise _failure(f"importing {module_name!r} failed", error) from error
     except Exception as error:
-        raise AppLoadError(f"importing {module_name!r} failed: {type(error).__name__}: {error}") from error
+        raise _failure(f"importing {module_name!r} failed", error) from error
+    if not attribute:
+        for name in DEFAULT_ATTRIBUTES:
+            if hasattr(module, name):
+                attribute = name
+                break
+        else:
+            raise AppLoadError(f"module {module_name!r} has no attribute {' or '.join(map(repr, DEFAULT_ATTRIBUTES))}; "
+                               f"name the app as {module_name}:ATTRIBUTE")
     target = module
     for part in attribute.split("."):
         try:
@@ -53,7 +75,7 @@ def load(spec: str, factory: bool, interface: str) -> tuple[object, str]:
         try:
             app = app()
         except Exception as error:
-            raise AppLoadError(f"the factory {spec!r} raised {type(error).__name__}: {error}") from error
+            raise _failure(f"the factory {spec!r} raised", error) from error
     if not callable(app):
         raise AppLoadError(f"{spec!r} is not callable")
     if interface == "auto":

@@ -49,6 +49,9 @@ struct interned {
   PyObject* set_result;
   PyObject* set_exception;
   PyObject* done;
+  PyObject* scheme;
+  PyObject* https;
+  PyObject* server;
 };
 interned names;
 
@@ -78,6 +81,9 @@ bool intern_names() {
   names.create_future = PyUnicode_InternFromString("create_future");
   names.set_result = PyUnicode_InternFromString("set_result");
   names.set_exception = PyUnicode_InternFromString("set_exception");
+  names.scheme = PyUnicode_InternFromString("scheme");
+  names.https = PyUnicode_InternFromString("https");
+  names.server = PyUnicode_InternFromString("server");
   names.done = PyUnicode_InternFromString("done");
   return names.done != nullptr && !PyErr_Occurred();
 }
@@ -268,9 +274,23 @@ std::unique_ptr<asgi_runner> asgi_runner::create(const asgi_options& options) {
   r->create_future_ = py_ref::steal(PyObject_GetAttr(options.loop, names.create_future));
   if (!r->create_task_ || !r->create_future_) return nullptr;
   r->disconnect_ = py_ref::steal(Py_BuildValue("{O:O}", names.type, names.http_disconnect));
-  py_ref server = options.server_host.empty()
-                      ? py_ref::borrow(Py_None)
-                      : py_ref::steal(Py_BuildValue("(si)", options.server_host.c_str(), options.server_port));
+  for (const listener_address& a : options.listeners) {
+    if (a.name.empty()) {
+      r->server_hosts_.emplace_back();
+      r->servers_.push_back(py_ref::borrow(Py_None));
+      continue;
+    }
+    r->server_hosts_.push_back(py_ref::steal(PyUnicode_FromString(a.name.c_str())));
+    if (!r->server_hosts_.back()) return nullptr;
+    r->servers_.push_back(py_ref::steal(PyTuple_Pack(2, r->server_hosts_.back().get(),
+                                                     py_ref::steal(PyLong_FromLong(a.port)).get())));
+    if (!r->servers_.back()) return nullptr;
+  }
+  if (r->servers_.empty()) {
+    PyErr_SetString(PyExc_ValueError, "no listeners");
+    return nullptr;
+  }
+  py_ref server = py_ref::borrow(r->servers_.front().get());
   r->scope_template_ = py_ref::steal(
       Py_BuildValue("{s:s,s:s,s:s,s:O}", "type", "http", "scheme", "http", "root_path", options.root_path.c_str(),
                     "server", server.get()));
@@ -455,6 +475,16 @@ py_ref asgi_runner::build_scope(http1::stream& s) {
   ok = ok && set_new(d, names.asgi, PyDict_Copy(asgi_template_.get()));
   ok = ok && set_new(d, names.extensions, PyDict_Copy(extensions_template_.get()));
   if (ok && state_) ok = set_new(d, names.state, PyDict_Copy(state_.get()));
+  // What a trusted proxy said: the scheme and the port the client used.
+  if (ok && s.scheme() == "https") ok = PyDict_SetItem(d, names.scheme, names.https) == 0;
+  uint16_t listener = s.peer().listener < servers_.size() ? s.peer().listener : 0;
+  if (ok && listener != 0) ok = PyDict_SetItem(d, names.server, servers_[listener].get()) == 0;
+  if (ok && !s.forwarded_port().empty() && server_hosts_[listener]) {
+    uint64_t port = 0;
+    util::parse_decimal(s.forwarded_port(), port);
+    py_ref port_obj = py_ref::steal(PyLong_FromUnsignedLongLong(port));
+    ok = port_obj && set_new(d, names.server, PyTuple_Pack(2, server_hosts_[listener].get(), port_obj.get()));
+  }
   if (!ok) return {};
   return scope;
 }

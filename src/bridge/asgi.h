@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bridge/py_ref.h"
+#include "bridge/server_options.h"
 #include "core/handoff/notice_queue.h"
 #include "core/handoff/spsc_ring.h"
 #include "core/http1/stream.h"
@@ -59,8 +60,7 @@ struct asgi_options {
   PyObject* log_exception = nullptr;   // callable(message, exc)
   PyObject* state = nullptr;           // lifespan state dict (shallow-copied per request), or None
   std::string root_path;
-  std::string server_host;             // "" for a Unix socket
-  int server_port = 0;
+  std::vector<listener_address> listeners;  // the scope's "server" by listener ("" and 0: a Unix socket)
   bool pump = true;
 };
 
@@ -128,6 +128,10 @@ class asgi_runner final : public server::dispatcher {
   std::vector<std::pair<std::string_view, py_ref>> methods_;
   py_ref last_address_;
   std::string last_address_text_;
+  // Per listener: the scope's "server" (a (host, port) tuple, or None for a
+  // Unix socket) and its host alone (null for a Unix socket).
+  std::vector<py_ref> servers_;
+  std::vector<py_ref> server_hosts_;
   std::string root_path_;
   bool pump_ = true;
 

@@ -17,6 +17,7 @@
 
 #include "bridge/asgi.h"
 #include "bridge/py_ref.h"
+#include "bridge/server_options.h"
 #include "core/server/server.h"
 #include "core/util/log.h"
 
@@ -31,10 +32,9 @@ struct asgi_server_object {
   std::atomic<bool>* stopped;
   PyObject* schedule_pass;  // inverted: callable that makes the asyncio side run a pass soon
   std::string* failure;
+  server_extras* extras;  // what the server's config points to; freed after it
   bool pump;
 };
-
-int to_ms(double seconds) { return seconds <= 0 ? 0 : static_cast<int>(std::lround(seconds * 1000.0)); }
 
 // Inverted: the loop was posted to between passes; the asyncio side must run
 // one. Called with the GIL held (it is the asyncio thread).
@@ -47,47 +47,35 @@ void request_pass(void* context) {
 
 int asgi_server_init(PyObject* py_self, PyObject* args, PyObject* kwargs) {
   auto* self = reinterpret_cast<asgi_server_object*>(py_self);
-  static const char* keywords[] = {"app", "listeners", "loop", "run_request", "log_exception", "state", "pump",
-                                   "schedule_pass", "keep_alive_timeout", "header_read_timeout",
-                                   "body_read_timeout", "graceful_timeout", "max_header_size", "max_headers",
-                                   "max_body_size", "root_path", "server_host", "server_port", "log_level", nullptr};
   PyObject *app, *listeners, *loop, *run_request, *log_exception, *state;
-  int pump = 1;
-  PyObject* schedule_pass = Py_None;
-  double keep_alive = 5.0, header_read = 10.0, body_read = 60.0, graceful = 5.0;
-  Py_ssize_t max_header_size = 32768, max_headers = 100;
-  long long max_body = 0;
-  const char* root_path = "";
-  const char* server_host = "";
-  int server_port = 0;
-  int log_level = 20;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOO|$pOddddnnLssii:AsgiServer", const_cast<char**>(keywords),
-                                   &app, &listeners, &loop, &run_request, &log_exception, &state, &pump,
-                                   &schedule_pass, &keep_alive, &header_read, &body_read, &graceful,
-                                   &max_header_size, &max_headers, &max_body, &root_path, &server_host, &server_port,
-                                   &log_level)) {
+  if (!PyArg_ParseTuple(args, "OOOOOO:AsgiServer", &app, &listeners, &loop, &run_request, &log_exception, &state)) {
     return -1;
   }
+  py_ref empty = py_ref::steal(PyDict_New());
+  if (kwargs == nullptr) kwargs = empty.get();
   std::vector<int> fds;
-  py_ref seq = py_ref::steal(PySequence_Fast(listeners, "listeners must be a sequence of file descriptors"));
-  if (!seq) return -1;
-  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq.get()); ++i) {
-    long fd = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq.get(), i));
-    if (fd == -1 && PyErr_Occurred()) return -1;
-    fds.push_back(static_cast<int>(fd));
+  std::vector<listener_address> addresses;
+  if (!read_listeners(listeners, fds, addresses)) {
+    for (int fd : fds) ::close(fd);
+    return -1;
   }
-  log::set_level(static_cast<log::level>(log_level));
   server::server_config config;
-  http1::connection_settings& cs = config.connection;
-  cs.keep_alive_timeout_ms = to_ms(keep_alive);
-  cs.header_read_timeout_ms = to_ms(header_read);
-  cs.body_read_timeout_ms = to_ms(body_read);
-  cs.request_limits.max_header_bytes = static_cast<size_t>(max_header_size);
-  cs.request_limits.max_request_line = std::min<size_t>(8192, static_cast<size_t>(max_header_size));
-  cs.request_limits.max_headers = static_cast<size_t>(max_headers);
-  cs.request_limits.max_body = max_body > 0 ? static_cast<uint64_t>(max_body) : 0;
-  config.graceful_timeout_ms = to_ms(graceful);
+  auto extras = std::make_unique<server_extras>();
+  if (!read_server_options(kwargs, config, *extras)) {
+    for (int fd : fds) ::close(fd);
+    return -1;
+  }
   config.handle_signals = false;  // Python's (asyncio's add_signal_handler)
+  PyObject* pump_option = PyDict_GetItemString(kwargs, "pump");
+  int pump = pump_option == nullptr || PyObject_IsTrue(pump_option) == 1;
+  PyObject* schedule_pass = PyDict_GetItemString(kwargs, "schedule_pass");
+  if (schedule_pass == nullptr) schedule_pass = Py_None;
+  auto text = [&](const char* key) {
+    PyObject* v = PyDict_GetItemString(kwargs, key);
+    const char* t = v != nullptr && PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : nullptr;
+    return std::string(t != nullptr ? t : "");
+  };
+  std::string root_path = text("root_path");
 
   asgi_options options;
   options.app = app;
@@ -96,8 +84,7 @@ int asgi_server_init(PyObject* py_self, PyObject* args, PyObject* kwargs) {
   options.log_exception = log_exception;
   options.state = state;
   options.root_path = root_path;
-  options.server_host = server_host;
-  options.server_port = server_port;
+  options.listeners = std::move(addresses);
   options.pump = pump != 0;
   std::unique_ptr<asgi_runner> runner = asgi_runner::create(options);
   if (!runner) {
@@ -111,6 +98,7 @@ int asgi_server_init(PyObject* py_self, PyObject* args, PyObject* kwargs) {
     return -1;
   }
   self->runner = runner.release();
+  self->extras = extras.release();
   self->srv->set_dispatcher(self->runner);
   self->stopped = new std::atomic<bool>(false);
   self->failure = new std::string();
@@ -182,13 +170,14 @@ PyObject* asgi_server_run_pass(PyObject* py_self, PyObject*) {
 PyObject* asgi_server_request_shutdown(PyObject* py_self, PyObject* args) {
   auto* self = reinterpret_cast<asgi_server_object*>(py_self);
   int immediate = 0;
-  if (!PyArg_ParseTuple(args, "|p", &immediate)) return nullptr;
+  int retire = 0;
+  if (!PyArg_ParseTuple(args, "|pp", &immediate, &retire)) return nullptr;
   if (!alive(self)) return nullptr;
   if (self->pump) {
-    self->srv->request_shutdown(immediate != 0);
+    self->srv->request_shutdown(immediate != 0, retire != 0);
   } else {
     // Same thread: begin at once; the passes that follow step the drain.
-    self->srv->request_shutdown(immediate != 0);
+    self->srv->request_shutdown(immediate != 0, retire != 0);
     self->srv->run_pass();
     if (!self->runner->drain()) return nullptr;
   }
@@ -234,6 +223,8 @@ void destroy(asgi_server_object* self) {
   }
   delete self->runner;
   self->runner = nullptr;
+  delete self->extras;
+  self->extras = nullptr;
   delete self->stopped;
   self->stopped = nullptr;
   delete self->failure;
@@ -269,6 +260,26 @@ PyObject* get_stopped(PyObject* py_self, void*) {
   return PyBool_FromLong(self->pump ? self->stopped->load() : self->srv->done());
 }
 
+PyObject* asgi_server_reopen_logs(PyObject* py_self, PyObject*) {
+  auto* self = reinterpret_cast<asgi_server_object*>(py_self);
+  if (!alive(self)) return nullptr;
+  self->srv->reopen_logs();
+  Py_RETURN_NONE;
+}
+
+PyObject* asgi_server_take_listeners(PyObject* py_self, PyObject*) {
+  auto* self = reinterpret_cast<asgi_server_object*>(py_self);
+  if (!alive(self)) return nullptr;
+  return descriptor_list(self->srv->take_listeners());
+}
+
+PyObject* get_stop_reason(PyObject* py_self, void*) {
+  auto* self = reinterpret_cast<asgi_server_object*>(py_self);
+  if (!alive(self)) return nullptr;
+  // Written by the loop thread; read once it has stopped (join) or for a log.
+  return PyUnicode_FromString(server::stop_reason_name(self->srv->why_stopped()));
+}
+
 PyObject* get_wakes(PyObject* py_self, void*) {
   auto* self = reinterpret_cast<asgi_server_object*>(py_self);
   if (!alive(self)) return nullptr;
@@ -279,7 +290,12 @@ PyMethodDef asgi_server_methods[] = {
     {"start", asgi_server_start, METH_NOARGS, "start serving (pump: on a new thread)"},
     {"drain", asgi_server_drain, METH_NOARGS, "pump: start new requests and deliver news (on wake_fd)"},
     {"run_pass", asgi_server_run_pass, METH_NOARGS, "inverted: one non-blocking pass; returns the next timeout in ms"},
-    {"request_shutdown", asgi_server_request_shutdown, METH_VARARGS, "begin the graceful stop (or stop at once)"},
+    {"request_shutdown", asgi_server_request_shutdown, METH_VARARGS,
+     "request_shutdown(immediate=False, retire=False): begin the graceful stop (or stop at once); retire closes "
+     "the listeners at once"},
+    {"reopen_logs", asgi_server_reopen_logs, METH_NOARGS, "reopen the access log file"},
+    {"take_listeners", asgi_server_take_listeners, METH_NOARGS,
+     "after join: the listening descriptors a retire with catch_hangup left open (for a reload)"},
     {"join", asgi_server_join, METH_NOARGS, "after stopped: reap the loop and settle what is left"},
     {"close", asgi_server_close, METH_NOARGS, "free the server"},
     {nullptr, nullptr, 0, nullptr},
@@ -290,6 +306,7 @@ PyGetSetDef asgi_server_getset[] = {
     {"backend_fd", get_backend_fd, nullptr, "inverted: readable when run_pass() has work", nullptr},
     {"stopped", get_stopped, nullptr, "the loop has finished its drain", nullptr},
     {"wakes", get_wakes, nullptr, "eventfd writes that woke the asyncio side (pump)", nullptr},
+    {"stop_reason", get_stop_reason, nullptr, "why the server stopped (after join)", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 

@@ -12,6 +12,7 @@
 
 #include "bridge/pool.h"
 #include "bridge/py_ref.h"
+#include "bridge/server_options.h"
 #include "bridge/asgi.h"
 #include "bridge/loop_wait.h"
 #include "bridge/wsgi.h"
@@ -40,8 +41,6 @@ struct gil_release {
   }
 };
 
-int to_ms(double seconds) { return seconds <= 0 ? 0 : static_cast<int>(std::lround(seconds * 1000.0)); }
-
 // Runs the server with the GIL released; C++ exceptions must not cross
 // Py_END_ALLOW_THREADS, so they come back as text.
 std::string run_detached(server::server& s) {
@@ -66,45 +65,32 @@ std::string run_attached(server::server& s, gil_release& release) {
   return {};
 }
 
+// A keyword argument of serve(): its value, or `fallback` when absent.
+PyObject* option(PyObject* kwargs, const char* key, PyObject* fallback) {
+  PyObject* v = kwargs != nullptr ? PyDict_GetItemString(kwargs, key) : nullptr;
+  return v != nullptr ? v : fallback;
+}
+
+bool flag(PyObject* kwargs, const char* key, bool fallback) {
+  PyObject* v = option(kwargs, key, nullptr);
+  return v == nullptr ? fallback : PyObject_IsTrue(v) == 1;
+}
+
+std::string text(PyObject* kwargs, const char* key, const char* fallback) {
+  PyObject* v = option(kwargs, key, nullptr);
+  const char* t = v != nullptr && PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : nullptr;
+  return t != nullptr ? t : fallback;
+}
+
 PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
-  static const char* keywords[] = {"app", "listeners", "native_hello", "keep_alive_timeout",
-                                   "header_read_timeout", "body_read_timeout", "write_timeout",
-                                   "graceful_timeout", "max_header_size", "max_headers", "max_body_size",
-                                   "root_path", "server_name", "server_port", "url_scheme", "log_level",
-                                   "log_exception", "multiprocess", "blocking_threads", "loop_attached",
-                                   "pool_turn", "pool_fallback_inline", nullptr};
-  PyObject* app = Py_None;
+  PyObject* app = nullptr;
   PyObject* listeners = nullptr;
-  int native = 0;
-  double keep_alive = 5.0, header_read = 10.0, body_read = 60.0, write_timeout = 30.0, graceful = 5.0;
-  Py_ssize_t max_header_size = 32768, max_headers = 100;
-  long long max_body = 0;
-  const char* root_path = "";
-  const char* server_name = "127.0.0.1";
-  const char* server_port = "8000";
-  const char* url_scheme = "http";
-  int log_level = 20;
-  PyObject* log_exception = Py_None;
-  int multiprocess = 0;
-  int blocking_threads = 0;
-  int loop_attached = 0;
-  int pool_turn = 1;
-  int pool_fallback_inline = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|$pdddddnnLssssiOpippp:serve", const_cast<char**>(keywords),
-                                   &app, &listeners, &native, &keep_alive, &header_read, &body_read, &write_timeout,
-                                   &graceful, &max_header_size, &max_headers, &max_body, &root_path, &server_name,
-                                   &server_port, &url_scheme, &log_level, &log_exception, &multiprocess,
-                                   &blocking_threads, &loop_attached, &pool_turn, &pool_fallback_inline)) {
-    return nullptr;
-  }
+  if (!PyArg_ParseTuple(args, "OO:serve", &app, &listeners)) return nullptr;
+  py_ref empty = py_ref::steal(PyDict_New());
+  if (kwargs == nullptr) kwargs = empty.get();
   std::vector<int> fds;
-  py_ref seq = py_ref::steal(PySequence_Fast(listeners, "listeners must be a sequence of file descriptors"));
-  if (!seq) return nullptr;
-  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq.get()); ++i) {
-    long fd = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq.get(), i));
-    if (fd == -1 && PyErr_Occurred()) return nullptr;
-    fds.push_back(static_cast<int>(fd));
-  }
+  std::vector<listener_address> addresses;
+  bool listed = read_listeners(listeners, fds, addresses);
   // From here serve() owns the listeners: the server closes them, and so
   // does every early return.
   struct listener_guard {
@@ -115,33 +101,26 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
       }
     }
   } guard{&fds};
-  if (fds.empty()) {
-    PyErr_SetString(PyExc_ValueError, "no listening sockets");
-    return nullptr;
-  }
-  if (max_headers < 1 || max_header_size < 256) {
-    PyErr_SetString(PyExc_ValueError, "max_headers must be >= 1 and max_header_size >= 256");
-    return nullptr;
-  }
+  if (!listed) return nullptr;
+  server::server_config config;
+  server_extras extras;  // outlives the server, which points into it
+  if (!read_server_options(kwargs, config, extras)) return nullptr;
+  bool native = flag(kwargs, "native_hello", false);
+  PyObject* threads_option = option(kwargs, "blocking_threads", nullptr);
+  long blocking_threads = threads_option != nullptr ? PyLong_AsLong(threads_option) : 0;
+  if (blocking_threads == -1 && PyErr_Occurred()) return nullptr;
   if (blocking_threads < 0 || blocking_threads > 1024) {
     PyErr_SetString(PyExc_ValueError, "blocking_threads must be between 0 and 1024");
     return nullptr;
   }
-  log::set_level(static_cast<log::level>(log_level));
-
-  server::server_config config;
-  http1::connection_settings& cs = config.connection;
-  cs.keep_alive_timeout_ms = to_ms(keep_alive);
-  cs.header_read_timeout_ms = to_ms(header_read);
-  cs.body_read_timeout_ms = to_ms(body_read);
-  cs.write_timeout_ms = to_ms(write_timeout);
-  cs.request_limits.max_header_bytes = static_cast<size_t>(max_header_size);
-  cs.request_limits.max_request_line = std::min<size_t>(8192, static_cast<size_t>(max_header_size));
-  cs.request_limits.max_headers = static_cast<size_t>(max_headers);
-  cs.request_limits.max_body = max_body > 0 ? static_cast<uint64_t>(max_body) : 0;
-  config.graceful_timeout_ms = to_ms(graceful);
+  bool loop_attached = flag(kwargs, "loop_attached", false);
+  bool pool_turn = flag(kwargs, "pool_turn", true);
+  bool pool_fallback_inline = flag(kwargs, "pool_fallback_inline", false);
+  PyObject* log_exception = option(kwargs, "log_exception", Py_None);
 
   std::string failure;
+  server::stop_reason why = server::stop_reason::none;
+  std::vector<int> kept;
   try {
     guard.fds = nullptr;  // the server owns them from its construction on
     server::server s(config, fds);
@@ -156,11 +135,11 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
       wsgi_options options;
       options.app = app;
       options.log_exception = log_exception == Py_None ? nullptr : log_exception;
-      options.root_path = root_path;
-      options.server_name = server_name;
-      options.server_port = server_port;
-      options.url_scheme = url_scheme;
-      options.multiprocess = multiprocess != 0;
+      options.root_path = text(kwargs, "root_path", "");
+      options.listeners = std::move(addresses);
+      options.url_scheme = text(kwargs, "url_scheme", "http");
+      options.server_software = text(kwargs, "server_software", "baton");
+      options.multiprocess = flag(kwargs, "multiprocess", false);
       options.multithread = blocking_threads > 0;
       std::unique_ptr<wsgi_handler> wsgi = wsgi_handler::create(options);
       if (!wsgi) return nullptr;
@@ -177,9 +156,10 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
       } else {
         // The pool: the loop thread lets go of the GIL once, here, and takes
         // it back once, after; everything it does per request is C++.
-        python_pool_hooks hooks(blocking_threads, pool_turn != 0);
+        python_pool_hooks hooks(static_cast<int>(blocking_threads), pool_turn);
         attaching_inline_dispatcher fallback(*wsgi);
-        server::thread_pool pool(*wsgi, hooks, blocking_threads, pool_fallback_inline ? &fallback : nullptr);
+        server::thread_pool pool(*wsgi, hooks, static_cast<int>(blocking_threads),
+                                 pool_fallback_inline ? &fallback : nullptr);
         s.set_dispatcher(&pool);
         pool.start();
         failure = loop_attached ? run_attached(s, release) : run_detached(s);
@@ -190,6 +170,8 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
       }
       wsgi->clear_loop_thread_state();
     }
+    why = s.why_stopped();
+    kept = s.take_listeners();
   } catch (const std::exception& e) {
     failure = e.what();
   }
@@ -197,13 +179,28 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
     PyErr_Format(PyExc_RuntimeError, "baton server failed: %s", failure.c_str());
     return nullptr;
   }
+  py_ref kept_list = py_ref::steal(descriptor_list(kept));
+  if (!kept_list) return nullptr;
+  return Py_BuildValue("(sO)", server::stop_reason_name(why), kept_list.get());
+}
+
+PyObject* set_log_output(PyObject*, PyObject* args) {
+  int fd = -1;
+  int bare = 0;
+  if (!PyArg_ParseTuple(args, "ip:set_log_output", &fd, &bare)) return nullptr;
+  log::set_output(fd, bare != 0);
   Py_RETURN_NONE;
 }
 
 PyMethodDef module_methods[] = {
+    {"set_log_output", set_log_output, METH_VARARGS,
+     "set_log_output(fd, bare): the core's log lines go to fd (-1: stderr); bare lines are "
+     "'<level number> <message>' for a reader that logs them itself."},
     {"serve", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(serve)), METH_VARARGS | METH_KEYWORDS,
-     "serve(app, listeners, **options): run one worker until a graceful stop. Takes ownership of the "
-     "listening descriptors: they are closed when it returns, whether or not it succeeded."},
+     "serve(app, listeners, **options): run one worker until a graceful stop; returns why it stopped "
+     "('signal', 'hangup', 'max-requests', 'app-timeout', 'requested') and, after a caught SIGHUP, the "
+     "listening descriptors left open for a reload. Takes ownership of the listening "
+     "descriptors: they are closed when it returns, whether or not it succeeded."},
     {nullptr, nullptr, 0, nullptr},
 };
 

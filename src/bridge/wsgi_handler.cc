@@ -32,6 +32,9 @@ struct environ_keys {
   PyObject* remote_addr;
   PyObject* remote_port;
   PyObject* wsgi_input;
+  PyObject* url_scheme;
+  PyObject* server_port;
+  PyObject* server_name;
   PyObject* http_1_1;
   PyObject* http_1_0;
   PyObject* empty;
@@ -48,6 +51,9 @@ bool intern_keys() {
   keys.remote_addr = PyUnicode_InternFromString("REMOTE_ADDR");
   keys.remote_port = PyUnicode_InternFromString("REMOTE_PORT");
   keys.wsgi_input = PyUnicode_InternFromString("wsgi.input");
+  keys.url_scheme = PyUnicode_InternFromString("wsgi.url_scheme");
+  keys.server_port = PyUnicode_InternFromString("SERVER_PORT");
+  keys.server_name = PyUnicode_InternFromString("SERVER_NAME");
   keys.http_1_1 = PyUnicode_InternFromString("HTTP/1.1");
   keys.http_1_0 = PyUnicode_InternFromString("HTTP/1.0");
   keys.empty = PyUnicode_InternFromString("");
@@ -152,6 +158,18 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
   h->root_path_ = options.root_path;
   h->close_name_ = py_ref::steal(PyUnicode_InternFromString("close"));
 
+  // SERVER_NAME and SERVER_PORT of every listener.
+  std::vector<std::pair<py_ref, py_ref>> names;
+  for (const listener_address& a : options.listeners) {
+    std::string port = a.port != 0 ? std::to_string(a.port) : options.url_scheme == "https" ? "443" : "80";
+    names.emplace_back(py_ref::steal(PyUnicode_FromString(a.name.empty() ? "localhost" : a.name.c_str())),
+                       py_ref::steal(PyUnicode_FromString(port.c_str())));
+    if (!names.back().first || !names.back().second) return nullptr;
+  }
+  if (names.empty()) {
+    PyErr_SetString(PyExc_ValueError, "no listeners");
+    return nullptr;
+  }
   py_ref errors = py_ref::borrow(PySys_GetObject("stderr"));
   py_ref version = py_ref::steal(Py_BuildValue("(ii)", 1, 0));
   py_ref t = py_ref::steal(PyDict_New());
@@ -177,14 +195,20 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
             put("wsgi.multiprocess", owned(options.multiprocess ? Py_True : Py_False)) &&
             put("wsgi.run_once", owned(Py_False)) && put("wsgi.input_terminated", owned(Py_True)) &&
             put("wsgi.file_wrapper", owned(reinterpret_cast<PyObject*>(&file_wrapper_type))) &&
-            put("SERVER_NAME", PyUnicode_FromString(options.server_name.c_str())) &&
-            put("SERVER_PORT", PyUnicode_FromString(options.server_port.c_str())) &&
-            put("SCRIPT_NAME", PyUnicode_FromString(options.root_path.c_str())) && put_key(keys.request_method) &&
+            put("SERVER_NAME", owned(names.front().first.get())) &&
+            put("SERVER_PORT", owned(names.front().second.get())) &&
+            put("SCRIPT_NAME", PyUnicode_FromString(options.root_path.c_str())) &&
+            put("SERVER_SOFTWARE", PyUnicode_FromString(options.server_software.c_str())) &&
+            put_key(keys.request_method) &&
             put_key(keys.path_info) && put_key(keys.query_string) && put_key(keys.raw_uri) &&
             put_key(keys.server_protocol) && put_key(keys.remote_addr) && put_key(keys.remote_port) &&
             put_key(keys.wsgi_input);
   if (!ok) return nullptr;
   h->template_ = std::move(t);
+  names.erase(names.begin());
+  h->listener_names_ = std::move(names);
+  h->https_ = py_ref::steal(PyUnicode_InternFromString("https"));
+  h->default_https_ = options.url_scheme == "https";
 
   h->common_keys_.reserve(common_count);
   for (std::string_view name : common_fields) h->common_keys_.push_back(environ_key_for(name));
@@ -301,6 +325,13 @@ py_ref wsgi_handler::build_environ(http1::stream& s, PyObject* input) {
   ok = ok && set_item(env, keys.remote_addr, remote_addr(peer.address));
   ok = ok && set_item(env, keys.remote_port, remote_port(peer.port));
   ok = ok && PyDict_SetItem(env, keys.wsgi_input, input) == 0;
+  // What a trusted proxy said: the scheme and the port the client used.
+  if (ok && !default_https_ && s.scheme() == "https") ok = PyDict_SetItem(env, keys.url_scheme, https_.get()) == 0;
+  if (ok && peer.listener != 0 && peer.listener <= listener_names_.size()) {
+    const auto& [name, port] = listener_names_[peer.listener - 1];
+    ok = PyDict_SetItem(env, keys.server_name, name.get()) == 0 && PyDict_SetItem(env, keys.server_port, port.get()) == 0;
+  }
+  if (ok && !s.forwarded_port().empty()) ok = set_item(env, keys.server_port, latin1(s.forwarded_port()));
   ok = ok && add_header_fields(env, head);
   if (!ok) return {};
   return environ;

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "bridge/py_ref.h"
+#include "bridge/server_options.h"
 #include "bridge/wsgi.h"
 #include "core/server/dispatcher.h"
 #include "core/server/stream_wait.h"
@@ -18,9 +19,11 @@ struct wsgi_options {
   PyObject* app = nullptr;            // borrowed during create()
   PyObject* log_exception = nullptr;  // callable(message: str, exc: BaseException)
   std::string root_path;
-  std::string server_name = "127.0.0.1";
-  std::string server_port = "8000";
+  // SERVER_NAME and SERVER_PORT per listening socket, by listener index
+  // (a Unix socket's empty name and port 0 read as localhost and 80).
+  std::vector<listener_address> listeners;
   std::string url_scheme = "http";
+  std::string server_software = "baton";
   bool multiprocess = false;
   bool multithread = false;  // the pool shape: several threads call the app
 };
@@ -94,6 +97,11 @@ class wsgi_handler final : public server::request_handler {
   uint16_t port_cache_key_[256] = {};
   py_ref last_address_;
   std::string last_address_text_;
+  // SERVER_NAME and SERVER_PORT of listeners after the first (whose are
+  // in the template).
+  std::vector<std::pair<py_ref, py_ref>> listener_names_;
+  py_ref https_;          // "https", for requests a trusted proxy says came over TLS
+  bool default_https_ = false;
 };
 
 }  // namespace baton::bridge

@@ -23,8 +23,10 @@ LISTEN_LINE = re.compile(rb"on http://([^\s:]+|\[[^\]]+\]):(\d+)|on unix:(\S+)")
 
 
 class Server:
-    def __init__(self, args: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT):
+    def __init__(self, args: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT,
+                 python: str = sys.executable):
         self.args = args
+        self.python = python
         self.env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
         self.cwd = cwd
         self.proc: subprocess.Popen | None = None
@@ -42,8 +44,10 @@ class Server:
 
     def start(self, timeout: float = 15.0) -> "Server":
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "baton", *self.args],
+            [self.python, "-m", "baton", *self.args],
             cwd=self.cwd, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            # Its own process group: workers of a master that had to be killed go with it.
+            start_new_session=True,
         )
         found = threading.Event()
 
@@ -126,6 +130,11 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+        try:
+            # Anything left of the group (workers whose master was killed).
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
         if self._reader:
             self._reader.join(2)
         return self.proc.returncode

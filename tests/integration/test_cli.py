@@ -43,9 +43,9 @@ def test_missing_attribute_is_one_line_and_exit_1():
 
 
 def test_malformed_app_spec_is_one_line_and_exit_1():
-    result = run_baton("just_a_module")
+    result = run_baton("tests.integration.apps.wsgi_apps:")
     assert result.returncode == 1
-    assert "APP must be module:attribute" in result.stderr
+    assert "APP must be module:attribute or a module" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 

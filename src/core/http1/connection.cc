@@ -5,8 +5,10 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 
 #include "core/http1/response.h"
 #include "core/util/log.h"
@@ -21,8 +23,8 @@ constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
 
 }  // namespace
 
-connection::connection(connection_context& context, int fd, const sockaddr_storage& peer)
-    : context_(context), socket_(fd), io_(&socket_) {
+connection::connection(connection_context& context, int fd, const sockaddr_storage& peer, uint16_t listener)
+    : context_(context), socket_(fd), io_(&socket_), listener_(listener) {
   if (peer.ss_family == AF_INET) {
     auto* a = reinterpret_cast<const sockaddr_in*>(&peer);
     inet_ntop(AF_INET, &a->sin_addr, peer_text_, sizeof peer_text_);
@@ -33,11 +35,21 @@ connection::connection(connection_context& context, int fd, const sockaddr_stora
     peer_port_ = ntohs(a->sin6_port);
   }
   peer_text_length_ = static_cast<uint8_t>(strnlen(peer_text_, sizeof peer_text_));
+  decide_trust();
 }
 
 connection::connection(connection_context& context, net::transport& io, const peer_info& peer)
     : context_(context), socket_(-1), io_(&io) {
   set_peer(peer);
+  decide_trust();
+}
+
+// Once per connection: whether its peer is a proxy whose forwarding headers
+// count (the allow list, or a Unix socket).
+void connection::decide_trust() {
+  const proxy_settings& proxy = context_.settings.proxy;
+  if (!proxy.enabled) return;
+  peer_trusted_ = peer_text_length_ == 0 ? proxy.trust_unix : proxy.trusted.contains(peer().address);
 }
 
 void connection::set_peer(const peer_info& peer) {
@@ -46,6 +58,7 @@ void connection::set_peer(const peer_info& peer) {
   peer_text_[n] = '\0';
   peer_text_length_ = static_cast<uint8_t>(n);
   peer_port_ = peer.port;
+  listener_ = peer.listener;
 }
 
 connection::~connection() {
@@ -191,6 +204,10 @@ void connection::process(byte_buffer& input_buffer) {
         head_incomplete = parsed == parse_status::incomplete;
         break;
       }
+      if (answer_locally()) {
+        finish_stream();
+        continue;
+      }
     }
     if (!body_done_) feed_body(*input);
     if (current_ == nullptr || state_ == state::closed) continue;  // refused, or closed meanwhile
@@ -227,7 +244,7 @@ parse_status connection::start_stream(byte_buffer& input) {
     return r.status;
   }
   stream* s = context_.host.new_stream();
-  s->reset_for(parsed, input.data(), peer());
+  s->reset_for(parsed, input.data(), peer(), peer_trusted_ ? &context_.settings.proxy : nullptr);
   input.consume(parsed.head_length);
   s->conn = this;
   current_ = s;
@@ -253,7 +270,35 @@ parse_status connection::start_stream(byte_buffer& input) {
       break;
   }
   if (!body_done_) body_deadline_ms_ = context_.loop.now_ms() + context_.settings.body_read_timeout_ms;
+  if (context_.timing) {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    s->started_ns = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+  }
   return parse_status::complete;
+}
+
+// The health path, a static file, or (draining with the listeners open) a
+// 503: answered here, without the app. A body the request carries is not
+// read; the connection closes after the answer instead.
+bool connection::answer_locally() {
+  bool draining = context_.draining.load(std::memory_order_relaxed);
+  bool refusing = draining && context_.refusing != nullptr && *context_.refusing;
+  if (context_.local == nullptr && !refusing) return false;
+  stream* s = current_;
+  bool keep = s->head().keep_alive && body_done_ && !draining;
+  local_routes::answer a;
+  if (context_.local == nullptr || !context_.local->try_answer(s->head(), keep, draining, out_, a)) {
+    if (!refusing) return false;
+    local_routes::refuse_draining(s->head(), out_, a);
+  }
+  s->set_local_answer(a.status, a.body_bytes);
+  if (a.close || !body_done_) close_after_flush_ = true;
+  body_done_ = true;
+  dispatched_ = true;
+  app_done_ = true;
+  response_started_ = true;
+  return true;
 }
 
 void connection::feed_body(byte_buffer& input) {
@@ -337,6 +382,7 @@ void connection::dispatch(byte_buffer*& input) {
     input = &in_;
   }
   dispatched_ = true;
+  dispatch_ms_ = context_.loop.now_ms();
   context_.host.submit(current_);
 }
 
@@ -385,9 +431,12 @@ void connection::send_continue() {
 void connection::finish_stream() {
   stream* s = current_;
   if (!body_done_) close_after_flush_ = true;  // unread body still on the wire
-  if (s->close_after() || !s->head().keep_alive || context_.draining.load(std::memory_order_relaxed)) {
-    close_after_flush_ = true;
-  }
+  // A response that said close is the connection's last. One that said
+  // keep-alive (its head went out before a drain began) is not: the client
+  // may send its next request at once, and half-closing under it would
+  // fail that request. A drain gives such a connection the idle grace.
+  if (s->close_after() || !s->head().keep_alive) close_after_flush_ = true;
+  context_.host.request_done(s);
   current_ = nullptr;
   s->conn = nullptr;
   s->release();
@@ -446,8 +495,9 @@ void connection::flush_output() {
   }
   if (current_ != nullptr) current_->set_backlog(out_.buffered_bytes());
   if (!write_blocked_ && current_ == nullptr) {
-    if (!close_after_flush_ && context_.draining.load(std::memory_order_relaxed) && in_.empty()) {
-      close_after_flush_ = true;
+    if (!close_after_flush_ && context_.draining.load(std::memory_order_relaxed) && in_.empty() &&
+        drain_close_ms_ == 0) {
+      drain_close_ms_ = context_.loop.now_ms() + context_.settings.drain_idle_grace_ms;
     }
     if (close_after_flush_ && state_ != state::lingering) {
       start_lingering();
@@ -527,6 +577,7 @@ int64_t connection::current_deadline() const {
     case state::reading:
       if (in_.empty() && requests_served_ > 0) deadline = head_started_ms_ + s.keep_alive_timeout_ms;
       else deadline = head_started_ms_ + s.header_read_timeout_ms;
+      if (drain_close_ms_ > 0 && in_.empty() && drain_close_ms_ < deadline) deadline = drain_close_ms_;
       break;
     case state::active:
       if (!body_done_ && !current_->reading_paused()) deadline = body_deadline_ms_;
@@ -591,8 +642,43 @@ void connection::on_timer() {
 
 // --- lifetime ----------------------------------------------------------------
 
+void connection::abandon_app() {
+  if (current_ == nullptr || !dispatched_ || app_done_) return;
+  stream* s = current_;
+  const request& h = s->head();
+  log::write(log::level::error, "%.*s %.*s from %s has been inside the application past the timeout; %s",
+             static_cast<int>(h.method.size()), h.method.data(), static_cast<int>(std::min<size_t>(h.target.size(), 200)),
+             h.target.data(), peer_text_length_ ? peer_text_ : "unix socket",
+             response_started_ ? "closing the connection" : "answering 504");
+  if (response_started_) {
+    close_now();
+    return;
+  }
+  bool head_only = h.is_head;
+  current_ = nullptr;
+  s->conn = nullptr;
+  s->cancel();
+  s->release();
+  state_ = state::reading;
+  dispatched_ = false;
+  app_done_ = false;
+  body_done_ = true;
+  append_simple_response(out_.bytes(), 504, current_date_line(), "text/plain; charset=utf-8", status_reason(504),
+                         true, head_only);
+  close_after_flush_ = true;
+  flush_output();
+}
+
+// An idle connection is not closed at once: its client may be sending a
+// request right now (the next on a keep-alive connection, or the first on
+// one just accepted), and closing under it would fail that request. It gets
+// a short grace to send one (answered with Connection: close); past it, it
+// closes.
 void connection::drain() {
-  if (state_ == state::reading && current_ == nullptr && in_.empty() && !write_blocked_) close_now();
+  if (state_ == state::reading && current_ == nullptr && in_.empty() && !write_blocked_) {
+    drain_close_ms_ = context_.loop.now_ms() + context_.settings.drain_idle_grace_ms;
+    update_timer();
+  }
 }
 
 void connection::close_now() {

@@ -32,6 +32,8 @@
 #include <cstdint>
 
 #include "core/http1/chunked.h"
+#include "core/http1/forwarded.h"
+#include "core/http1/local_routes.h"
 #include "core/http1/parser.h"
 #include "core/http1/stream.h"
 #include "core/loop/event_loop.h"
@@ -48,6 +50,9 @@ struct connection_settings {
   int body_read_timeout_ms = 60000;  // the whole body, not per read
   int write_timeout_ms = 30000;
   int linger_ms = 2000;
+  // A drain gives an idle keep-alive connection this long to send the
+  // request that may already be on its way.
+  int drain_idle_grace_ms = 1000;
   // A body up to this size is read whole before the app runs; a larger one
   // flows through the stream's window while the app reads it.
   size_t read_whole_body = size_t{64} * 1024;
@@ -57,6 +62,7 @@ struct connection_settings {
   // Pipelined bytes read ahead while a request is in flight.
   size_t read_ahead = size_t{64} * 1024;
   stream_settings streams;
+  proxy_settings proxy;
   size_t body_window() const { return streams.body_window; }
 };
 
@@ -72,6 +78,9 @@ class connection_host {
   // The connection has sent its last answer and only waits for the client
   // to close (a drain need not wait for it).
   virtual void connection_lingering(connection* c) = 0;
+  // A response is complete (its app side is done, or the core answered it);
+  // called before the connection lets go of `s`.
+  virtual void request_done(stream* s) { (void)s; }
 
  protected:
   ~connection_host() = default;
@@ -90,12 +99,15 @@ struct connection_context {
   receive_buffer& shared_input;
   header* header_scratch;  // request_limits.max_headers entries, for the parser
   std::atomic<bool>& draining;
+  const local_routes* local = nullptr;  // health path and static files, answered without the app
+  const bool* refusing = nullptr;       // draining with the listeners open: new requests get 503
+  bool timing = false;                  // streams record when they started (the access log)
 };
 
 class connection final : public loop::io_handler, public loop::timer_handler {
  public:
   // Takes the socket `fd` (non-blocking) and closes it when done.
-  connection(connection_context& context, int fd, const sockaddr_storage& peer);
+  connection(connection_context& context, int fd, const sockaddr_storage& peer, uint16_t listener = 0);
   // Runs over `io` instead of a socket of its own (tests); `io` must outlive it.
   connection(connection_context& context, net::transport& io, const peer_info& peer);
   ~connection();
@@ -112,15 +124,23 @@ class connection final : public loop::io_handler, public loop::timer_handler {
   // The current stream's app side is done (its output is published).
   void on_app_done(stream* s);
 
-  // Graceful shutdown: an idle connection closes now, a busy one after its
-  // current response (which says Connection: close).
+  // Graceful shutdown: a busy connection closes after its current response
+  // (which says Connection: close); an idle one after a short grace for a
+  // request already on its way.
   void drain();
   void close_now();
   bool closed() const { return state_ == state::closed; }
   bool lingering() const { return state_ == state::lingering; }
   // The epoll events the connection asks for now (tests and probes).
   uint32_t interest() const { return interest_; }
-  peer_info peer() const { return {std::string_view(peer_text_, peer_text_length_), peer_port_}; }
+  peer_info peer() const { return {std::string_view(peer_text_, peer_text_length_), peer_port_, listener_}; }
+  // Since when (loop clock, ms) the current request has been inside the
+  // app, or -1.
+  int64_t in_app_since() const { return current_ != nullptr && dispatched_ && !app_done_ ? dispatch_ms_ : -1; }
+  // Gives up on the current request's app (it overran the app timeout):
+  // the client gets 504 if nothing of the answer went out, else the
+  // connection closes; the app side's writes go nowhere from now on.
+  void abandon_app();
 
   // Intrusive list links, owned by the server's registry.
   connection* prev = nullptr;
@@ -140,6 +160,7 @@ class connection final : public loop::io_handler, public loop::timer_handler {
   void dispatch(byte_buffer*& input);
   void take_output(bool flush_now);
   void finish_stream();
+  bool answer_locally();
   void advance();
   void reject(int status, const char* reason);
   void flush_output();
@@ -157,6 +178,7 @@ class connection final : public loop::io_handler, public loop::timer_handler {
  private:
 
   void set_peer(const peer_info& peer);
+  void decide_trust();
 
   connection_context& context_;
   net::socket_transport socket_;
@@ -190,10 +212,14 @@ class connection final : public loop::io_handler, public loop::timer_handler {
   int64_t linger_started_ms_ = 0;
   int64_t body_deadline_ms_ = 0;     // while the body is being read and reading is not paused
   int64_t body_budget_left_ms_ = 0;  // kept while paused by the window
+  int64_t dispatch_ms_ = 0;
+  int64_t drain_close_ms_ = 0;  // draining: an idle connection closes at this time
 
   char peer_text_[46] = {};
   uint8_t peer_text_length_ = 0;
   uint16_t peer_port_ = 0;
+  uint16_t listener_ = 0;
+  bool peer_trusted_ = false;  // a proxy whose forwarding headers count
 };
 
 }  // namespace baton::http1

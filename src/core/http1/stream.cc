@@ -35,7 +35,7 @@ void stream::release() {
 
 // ------------------------------------------------------------------ loop side
 
-void stream::reset_for(const request& parsed, const char* raw, const peer_info& peer) {
+void stream::reset_for(const request& parsed, const char* raw, const peer_info& peer, const proxy_settings* proxy) {
   ++generation;
   state_.store(0, std::memory_order_relaxed);
   waker_.store(nullptr, std::memory_order_relaxed);
@@ -66,10 +66,22 @@ void stream::reset_for(const request& parsed, const char* raw, const peer_info& 
     headers_[i].value = rebase(parsed.headers[i].value);
   }
   head_.headers = headers_.data();
-  size_t n = peer.address.size() < sizeof peer_address_ ? peer.address.size() : sizeof peer_address_ - 1;
-  std::memcpy(peer_address_, peer.address.data(), n);
+  peer_info client = peer;
+  https_ = false;
+  forwarded_port_length_ = 0;
+  if (proxy != nullptr) {
+    forwarded_facts facts;
+    read_forwarded(head_, *proxy, facts);
+    if (!facts.client.empty()) client = {facts.client, facts.client_port};
+    https_ = util::ascii_equals_ignore_case(facts.proto, "https") || util::ascii_equals_ignore_case(facts.proto, "wss");
+    forwarded_port_length_ = facts.port.size() <= sizeof forwarded_port_ ? facts.port.size() : 0;
+    std::memcpy(forwarded_port_, facts.port.data(), forwarded_port_length_);
+  }
+  size_t n = client.address.size() < sizeof peer_address_ ? client.address.size() : sizeof peer_address_ - 1;
+  std::memcpy(peer_address_, client.address.data(), n);
   peer_address_length_ = n;
-  peer_port_ = peer.port;
+  peer_port_ = client.port;
+  listener_ = client.listener;
 
   // Body and output start empty (keeping modest storage for reuse).
   shared_in_.clear();
@@ -101,6 +113,9 @@ void stream::reset_for(const request& parsed, const char* raw, const peer_info& 
   committed_ = false;
   finished_ = false;
   app_wants_close_ = false;
+  app_date_ = false;
+  app_server_ = false;
+  replaced_ = false;
   refs_.store(1, std::memory_order_relaxed);  // the connection's
 }
 
@@ -325,11 +340,19 @@ void stream::begin_response(int status_code, std::string_view status_line) {
   response_status_ = status_code;
   response_length_ = -1;
   app_wants_close_ = false;
+  app_date_ = false;
+  app_server_ = false;
 }
 
 bool stream::add_header(std::string_view name, std::string_view value) {
   if (!valid_header_name(name) || !valid_header_value(value)) return false;
   switch (name.size()) {
+    case 4:
+      if (equals_ignore_case(name, "date")) app_date_ = true;
+      break;
+    case 6:
+      if (equals_ignore_case(name, "server")) app_server_ = true;
+      break;
     case 10:
       if (equals_ignore_case(name, "connection")) {
         if (util::has_list_token(value, "close")) app_wants_close_ = true;
@@ -366,6 +389,16 @@ bool stream::add_header(std::string_view name, std::string_view value) {
 
 // Writes the head into the output. Keep-alive needs the whole request body
 // to have arrived: bytes still on the wire cannot be skipped reliably.
+// A body over the size limit found while the app ran: whatever the app
+// answers (often a 500 of its own, from the read that failed), the client
+// gets the 413 while nothing has gone out yet. Returns true when it did.
+bool stream::replace_with_body_error() {
+  if ((state_.load(std::memory_order_acquire) & k_body_error) == 0 || body_error_status() != 413) return false;
+  fail(413, true);
+  replaced_ = true;
+  return true;
+}
+
 void stream::commit(bool body_is_empty) {
   committed_ = true;
   int s = response_status_;
@@ -390,7 +423,8 @@ void stream::commit(bool body_is_empty) {
   } else if (head_.version_minor == 0) {
     response_head_.append("connection: keep-alive\r\n");
   }
-  response_head_.append(current_date_line());
+  if (!app_date_) response_head_.append(current_date_line());
+  if (!app_server_ && !settings_.server_header.empty()) response_head_.append(settings_.server_header);
   response_head_.append("\r\n", 2);
   app_out_.bytes().append(response_head_.view());
 }
@@ -443,6 +477,7 @@ bool stream::external_sent() {
 
 stream::send_status stream::send_body(const char* data, size_t length, bool external, bool past_window) {
   if (cancelled()) return send_status::gone;
+  if (replaced_) return send_status::accepted;  // the error answer stands; the app's body goes nowhere
   if (finished_) {
     refuse_after_finish();
     return send_status::gone;
@@ -457,6 +492,8 @@ stream::send_status stream::send_body(const char* data, size_t length, bool exte
     }
     state_.fetch_and(~k_wants_credit, std::memory_order_acq_rel);
   }
+  if (!committed_ && replace_with_body_error()) return send_status::accepted;
+  if (replaced_) return send_status::accepted;
   if (!committed_) commit(false);
   if (response_no_body_ || length == 0) return send_status::accepted;
   if (response_length_ >= 0) {
@@ -489,8 +526,12 @@ stream::send_status stream::send_body(const char* data, size_t length, bool exte
 stream::send_status stream::send_file(int fd, off_t offset, uint64_t length) {
   if (cancelled() || finished_) {
     ::close(fd);
-    if (!cancelled()) refuse_after_finish();
+    if (!cancelled() && !replaced_) refuse_after_finish();
     return send_status::gone;
+  }
+  if (!committed_ && replace_with_body_error()) {
+    ::close(fd);
+    return send_status::accepted;
   }
   if (!committed_) commit(length == 0);
   if (response_no_body_ || length == 0) {
@@ -531,6 +572,7 @@ void stream::flush() {
 
 void stream::finish() {
   if (cancelled() || finished_) return;
+  if (!committed_ && replace_with_body_error()) return;
   finished_ = true;
   if (!committed_) commit(true);
   if (response_chunked_) {
@@ -556,6 +598,8 @@ void stream::fail(int status, bool close) {
                            status_reason(status), !keep, head_.is_head);
     if (!keep) close_after_.store(true, std::memory_order_release);
     response_status_ = status;
+    response_sent_ = head_.is_head ? 0 : std::strlen(status_reason(status));
+    response_head_.clear();
   } else {
     // Part of the answer is out: the only honest signal left is to close.
     close_after_.store(true, std::memory_order_release);

@@ -31,10 +31,12 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/handoff/notice_queue.h"
+#include "core/http1/forwarded.h"
 #include "core/http1/parser.h"
 #include "core/net/output_queue.h"
 #include "core/util/byte_buffer.h"
@@ -52,6 +54,7 @@ class stream;
 struct peer_info {
   std::string_view address;  // textual IP, or "" for a Unix socket
   uint16_t port = 0;
+  uint16_t listener = 0;  // which of the server's listening sockets accepted the connection
 };
 
 // Settings shared by every stream of a server; read-only once serving.
@@ -59,6 +62,7 @@ struct stream_settings {
   size_t body_window = size_t{1024} * 1024;  // request body bytes buffered ahead of the app
   size_t output_window = 1u << 20;   // response bytes queued and not yet written
   const std::atomic<bool>* stopping = nullptr;  // a graceful stop has begun: say close
+  std::string server_header;  // "server: baton\r\n" (empty: none), unless the app sends its own
 };
 
 // Called by the loop when a stream has news for the app side (body bytes,
@@ -102,7 +106,14 @@ class stream final : public handoff::notice_link {
 
   // ---------------------------------------------------------------- app side
   const request& head() const { return head_; }
-  peer_info peer() const { return {std::string_view(peer_address_, peer_address_length_), peer_port_}; }
+  // The client: the connection's peer, or whom a trusted proxy names.
+  peer_info peer() const {
+    return {std::string_view(peer_address_, peer_address_length_), peer_port_, listener_};
+  }
+  // "https" when a trusted proxy says the client used it; "http" otherwise.
+  std::string_view scheme() const { return https_ ? "https" : "http"; }
+  // The port the client connected to, when a trusted proxy says; "" otherwise.
+  std::string_view forwarded_port() const { return {forwarded_port_, forwarded_port_length_}; }
 
   enum class read_status : uint8_t { data, pending, end, error };
   // `data`: `out` holds at least one byte, valid until the next try_read or
@@ -137,6 +148,10 @@ class stream final : public handoff::notice_link {
   bool has_content_length() const { return response_length_ >= 0; }
   bool response_committed() const { return committed_; }
   int response_status() const { return response_status_; }
+  // Loop side, once the app side is done: the body bytes the response
+  // carried and its head as sent (for the access log).
+  uint64_t response_body_bytes() const { return response_sent_; }
+  std::string_view response_head_bytes() const { return response_head_.view(); }
 
   enum class send_status : uint8_t { accepted, pending, gone };
   // Queues body bytes (committing the head first). `pending`: nothing was
@@ -186,7 +201,10 @@ class stream final : public handoff::notice_link {
   // --------------------------------------------------------------- loop side
   // Makes the stream the request whose head is raw[0, parsed.head_length):
   // copies those bytes and re-points every view of `parsed` into the copy.
-  void reset_for(const request& parsed, const char* raw, const peer_info& peer);
+  // `proxy`: the peer is a trusted proxy; its forwarding headers decide
+  // peer(), scheme() and forwarded_port().
+  void reset_for(const request& parsed, const char* raw, const peer_info& peer,
+                 const proxy_settings* proxy = nullptr);
   // News goes to the owner directly (the app runs on the loop thread) or
   // through the loop's inbox (another thread).
   void set_direct(bool direct) { direct_ = direct; }
@@ -245,8 +263,16 @@ class stream final : public handoff::notice_link {
     return done ? static_cast<stream_done_notice*>(link)->owner : static_cast<stream*>(link);
   }
 
+  // Loop side, for a request the core answered itself (no app side ran).
+  void set_local_answer(int status, uint64_t body_bytes) {
+    response_status_ = status;
+    response_sent_ = body_bytes;
+    response_head_.clear();
+  }
+
   // Loop-only links.
   connection* conn = nullptr;
+  int64_t started_ns = 0;       // when the head was parsed (CLOCK_MONOTONIC), if the server times requests
   stream* fifo_next = nullptr;  // the server's queue of streams waiting for a thread
   int worker = -1;              // which pool thread runs it, -1 for none
   uint64_t generation = 0;      // bumped by reset_for(): which request this is
@@ -288,6 +314,7 @@ class stream final : public handoff::notice_link {
   void notify_loop(bool urgent);
   void publish();
   void commit(bool body_is_empty);
+  bool replace_with_body_error();
   bool refuse_after_finish();
 
   stream_owner& owner_;
@@ -305,6 +332,10 @@ class stream final : public handoff::notice_link {
   char peer_address_[48] = {};
   size_t peer_address_length_ = 0;
   uint16_t peer_port_ = 0;
+  uint16_t listener_ = 0;
+  bool https_ = false;
+  char forwarded_port_[6] = {};
+  size_t forwarded_port_length_ = 0;
 
   // Body in transit: the loop appends to shared_in_; the app swaps it with
   // its own app_in_ when that runs dry.
@@ -343,6 +374,9 @@ class stream final : public handoff::notice_link {
   bool committed_ = false;
   bool finished_ = false;
   bool app_wants_close_ = false;
+  bool app_date_ = false;     // the app sent its own Date: ours is left out
+  bool app_server_ = false;   // the app sent its own Server
+  bool replaced_ = false;     // an error answer replaced the app's (the body was too large)
 };
 
 }  // namespace baton::http1

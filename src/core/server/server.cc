@@ -9,7 +9,9 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <ctime>
 #include <cstring>
 #include <exception>
 
@@ -32,7 +34,8 @@ constexpr size_t max_free_streams = 1024;
 server::server(const server_config& config, std::vector<int> listeners)
     : config_(config),
       header_scratch_(config.connection.request_limits.max_headers),
-      context_{loop_, config_.connection, *this, shared_input_, header_scratch_.data(), draining_} {
+      context_{loop_,    config_.connection, *this,      shared_input_, header_scratch_.data(),
+               draining_, config.local,        &refusing_, config.access != nullptr} {
   config_.connection.streams.stopping = &draining_;
   listeners_ = std::vector<listener_watch>(listeners.size());
   for (size_t i = 0; i < listeners.size(); ++i) {
@@ -43,6 +46,7 @@ server::server(const server_config& config, std::vector<int> listeners)
   }
   drain_deadline_.owner = this;
   idle_trim_.owner = this;
+  watch_.owner = this;
   // Large request and response buffers (a 1 MiB upload) come from the heap
   // and are reused, not mapped and unmapped per request. With glibc's
   // dynamic thresholds, blocks over 128 KiB in a fresh process are mmapped
@@ -78,9 +82,22 @@ server::~server() {
 
 // --- running ----------------------------------------------------------------
 
+const char* stop_reason_name(stop_reason r) {
+  switch (r) {
+    case stop_reason::none: return "none";
+    case stop_reason::signal: return "signal";
+    case stop_reason::requested: return "requested";
+    case stop_reason::hangup: return "hangup";
+    case stop_reason::max_requests: return "max-requests";
+    case stop_reason::app_timeout: return "app-timeout";
+  }
+  return "none";
+}
+
 void server::start() {
   for (listener_watch& l : listeners_) loop_.add(l.fd, loop::event_loop::readable, &l);
   loop_.arm(trim_timer_, loop_.now_ms() + trim_interval_ms);
+  if (config_.heartbeat != nullptr || config_.app_timeout_ms > 0) watch_.on_timer();
 }
 
 void server::finish() {
@@ -94,7 +111,9 @@ void server::run() {
   struct sigaction ignore{};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore, nullptr);
-  if (config_.handle_signals) signals_ = std::make_unique<loop_signals>(loop_.wake_fd(), &draining_);
+  if (config_.handle_signals) {
+    signals_ = std::make_unique<loop_signals>(loop_.wake_fd(), &draining_, config_.retire_signal);
+  }
   start();
   while (!loop_.stopped()) {
     loop_.run_once(-1);
@@ -116,36 +135,130 @@ void server::run_nested_pass(http1::stream* s) {
   --nested_depth_;
 }
 
-void server::request_shutdown(bool immediate) {
+void server::request_shutdown(bool immediate, bool retire) {
   if (watchdog_) watchdog_->stop_requested(immediate);
   draining_.store(true);
-  int want = immediate ? 2 : 1;
+  int want = immediate ? 2 : retire ? 3 : 1;
   int current = shutdown_requested_.load();
   while (current < want && !shutdown_requested_.compare_exchange_weak(current, want)) {
   }
   loop_.wake();
 }
 
+void server::reopen_logs() {
+  if (config_.access != nullptr) config_.access->reopen();
+}
+
 void server::on_io(uint32_t) {
   int requested = shutdown_requested_.exchange(0);
+  if (requested != 0 && stop_reason_ == stop_reason::none) {
+    stop_reason_ = requested == 3 ? stop_reason::hangup : stop_reason::requested;
+  }
   if (requested == 2) {
     begin_shutdown();
     close_all();
     loop_.stop();
     return;
   }
-  if (requested == 1) begin_shutdown();
+  if (requested != 0) begin_drain(requested == 3);
   if (!signals_) return;
   loop_signals::counts c = signals_->take();
-  signal_count_ += c.terminate + c.interrupt;
-  if (c.interrupt > 0 && (shutting_down_ || c.interrupt > 1)) {
-    log::write(log::level::info, "second interrupt: stopping now");
+  if (c.reopen > 0) reopen_logs();
+  int stops = c.terminate + c.interrupt + c.quit + c.hangup;
+  signal_count_ += stops;
+  if (stops > 0 && stop_reason_ == stop_reason::none) {
+    stop_reason_ = c.hangup > 0 && c.terminate + c.interrupt + c.quit == 0 ? stop_reason::hangup : stop_reason::signal;
+  }
+  if (c.quit > 0 || (c.interrupt > 0 && (shutting_down_ || c.interrupt > 1))) {
+    log::write(log::level::info, "%s: stopping now", c.quit > 0 ? "SIGQUIT" : "second interrupt");
     begin_shutdown();
     close_all();
     loop_.stop();
     return;
   }
-  if (c.terminate + c.interrupt > 0) begin_shutdown();
+  if (c.hangup > 0 && c.terminate + c.interrupt == 0) {
+    log::write(log::level::info, "%s", config_.catch_hangup ? "SIGHUP: finishing the requests in flight, then reloading"
+                                                              : "retiring: finishing the requests in flight");
+    begin_drain(true);
+  } else if (stops > 0) {
+    begin_drain(false);
+  }
+}
+
+// A graceful drain; `retire` closes the listeners at once (someone else
+// serves them), a stop with refuse_while_draining keeps them to answer 503.
+void server::begin_drain(bool retire) {
+  if (shutting_down_) return;
+  refusing_ = !retire && config_.refuse_while_draining;
+  if (retire && config_.catch_hangup && stop_reason_ == stop_reason::hangup) {
+    // Reloading in place: the sockets outlive this server (take_listeners).
+    for (listener_watch& l : listeners_) {
+      if (l.fd < 0) continue;
+      if (!l.paused) loop_.remove(l.fd);
+      loop_.disarm(l.retry);
+      l.paused = true;
+      kept_listeners_.push_back(l.fd);
+      l.fd = -1;
+    }
+  }
+  begin_shutdown();
+}
+
+std::vector<int> server::take_listeners() { return std::move(kept_listeners_); }
+
+void server::retire(stop_reason why) {
+  if (shutting_down_) return;
+  if (stop_reason_ == stop_reason::none) stop_reason_ = why;
+  if (watchdog_) watchdog_->stop_requested(false);
+  begin_drain(true);
+}
+
+void server::request_done(http1::stream* s) {
+  ++requests_done_;
+  if (config_.access != nullptr) {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    int64_t now_ns = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+    access_record r;
+    r.head = &s->head();
+    r.client = s->peer().address;
+    r.status = s->response_status();
+    r.body_bytes = s->response_body_bytes();
+    r.duration_us = s->started_ns > 0 ? (now_ns - s->started_ns) / 1000 : 0;
+    r.response_head = s->response_head_bytes();
+    config_.access->record(r);
+  }
+  if (config_.max_requests != 0 && requests_done_ == config_.max_requests) {
+    log::write(log::level::info, "served %llu requests (--max-requests): recycling this worker",
+               static_cast<unsigned long long>(requests_done_));
+    retire(stop_reason::max_requests);
+  }
+}
+
+// Every heartbeat interval: the loop says it is alive, and requests that
+// overran the app timeout are given up (the thread running one cannot be
+// taken back, so the worker retires and its master starts another).
+void server::watch::on_timer() {
+  loop::event_loop& loop = owner->loop_;
+  int64_t now = loop.now_ms();
+  const server_config& config = owner->config_;
+  if (config.heartbeat != nullptr) config.heartbeat->store(now, std::memory_order_relaxed);
+  if (config.app_timeout_ms > 0) {
+    bool abandoned = false;
+    for (http1::connection* c = owner->live_; c != nullptr;) {
+      http1::connection* next = c->next;
+      int64_t since = c->in_app_since();
+      if (since >= 0 && now - since >= config.app_timeout_ms) {
+        c->abandon_app();
+        abandoned = true;
+      }
+      c = next;
+    }
+    if (abandoned) owner->retire(stop_reason::app_timeout);
+  }
+  int interval = config.heartbeat_interval_ms;
+  if (config.app_timeout_ms > 0 && config.app_timeout_ms / 4 < interval) interval = std::max(config.app_timeout_ms / 4, 10);
+  loop.arm(owner->watch_timer_, now + interval);
 }
 
 // --- accepting ----------------------------------------------------------------
@@ -182,7 +295,7 @@ void server::accept_from(listener_watch& l) {
       int one = 1;
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }
-    auto* c = new http1::connection(context_, fd, peer);
+    auto* c = new http1::connection(context_, fd, peer, static_cast<uint16_t>(&l - listeners_.data()));
     c->next = live_;
     if (live_ != nullptr) live_->prev = c;
     live_ = c;
@@ -358,6 +471,7 @@ void server::reap() {
 // inline app that returned frees the runner), and end a finished drain.
 void server::after_pass() {
   reap();
+  if (config_.access != nullptr) config_.access->hand_over();
   if (fifo_head_ != nullptr) pump_queue();
   if (drained()) loop_.stop();
   loop_.set_park_spin(dispatcher_ != nullptr && dispatcher_->expects_completions() ? park_spin_us : 0);
@@ -386,15 +500,9 @@ void server::begin_shutdown() {
   if (shutting_down_) return;
   shutting_down_ = true;
   draining_.store(true);
-  log::write(log::level::info, "shutting down: finishing %zu open connection(s), at most %d ms", live_count_,
-             config_.graceful_timeout_ms);
-  for (listener_watch& l : listeners_) {
-    if (l.fd < 0) continue;
-    if (!l.paused) loop_.remove(l.fd);
-    loop_.disarm(l.retry);
-    ::close(l.fd);
-    l.fd = -1;
-  }
+  log::write(log::level::info, "shutting down: finishing %zu open connection(s), at most %d ms%s", live_count_,
+             config_.graceful_timeout_ms, refusing_ ? "; new requests get 503 meanwhile" : "");
+  if (!refusing_) close_listeners();
   for (http1::connection* c = live_; c != nullptr;) {
     http1::connection* next = c->next;
     c->drain();
@@ -410,6 +518,16 @@ void server::drain_deadline::on_timer() {
   }
   owner->close_all();
   owner->loop_.stop();
+}
+
+void server::close_listeners() {
+  for (listener_watch& l : listeners_) {
+    if (l.fd < 0) continue;
+    if (!l.paused) loop_.remove(l.fd);
+    loop_.disarm(l.retry);
+    ::close(l.fd);
+    l.fd = -1;
+  }
 }
 
 void server::close_all() {

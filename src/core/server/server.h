@@ -13,6 +13,14 @@
 // remains. run() composes them with blocking passes; another loop can step
 // them itself (begin_shutdown(), run_once(0) until drained(), finish()).
 // A second SIGINT skips the drain.
+//
+// Two kinds of drain. A stop (SIGTERM, SIGINT, request_shutdown) ends the
+// service: with refuse_while_draining (a health path is set) the listeners
+// stay open through it and every new request gets 503, the health path
+// included, so a load balancer sees the drain instead of a hung connect. A
+// retire (SIGHUP, max_requests, a request over the app timeout) makes way
+// for a replacement that shares the sockets: the listeners close at once.
+// stop_reason() tells the caller which, and why.
 #pragma once
 
 #include <sys/socket.h>
@@ -23,8 +31,10 @@
 #include <vector>
 
 #include "core/http1/connection.h"
+#include "core/http1/local_routes.h"
 #include "core/http1/stream.h"
 #include "core/loop/event_loop.h"
+#include "core/server/access_log.h"
 #include "core/server/dispatcher.h"
 #include "core/server/signals.h"
 
@@ -36,7 +46,22 @@ struct server_config {
   int max_accepts_per_wake = 64;
   size_t max_queued_requests = 1024;  // accepting pauses past this many waiting requests
   bool handle_signals = true;         // false when the embedding program owns SIGTERM/SIGINT
+  // A signal that retires (0: none): SIGHUP when serving alone (the caller
+  // reloads, with the listeners kept open for it: catch_hangup), SIGUSR2
+  // for a worker under a master.
+  int retire_signal = 0;
+  bool catch_hangup = false;
+  bool refuse_while_draining = false; // a stop keeps accepting and answers 503 until drained
+  uint64_t max_requests = 0;          // retire after this many responses; 0: never
+  int app_timeout_ms = 0;             // a request inside the app longer: 504, then retire; 0: off
+  int heartbeat_interval_ms = 1000;
+  std::atomic<int64_t>* heartbeat = nullptr;  // the loop's clock (ms), stored while the loop runs
+  const http1::local_routes* local = nullptr; // health path and static files
+  access_log* access = nullptr;
 };
+
+enum class stop_reason : uint8_t { none, signal, requested, hangup, max_requests, app_timeout };
+const char* stop_reason_name(stop_reason r);
 
 class server final : private loop::io_handler,
                      private loop::inbox_handler,
@@ -73,7 +98,15 @@ class server final : private loop::io_handler,
 
   // Thread-safe: asks the loop to begin a graceful shutdown (or, with
   // `immediate`, to close everything at once).
-  void request_shutdown(bool immediate = false);
+  // `retire`: the listeners close at once (a replacement takes over).
+  void request_shutdown(bool immediate = false, bool retire = false);
+  stop_reason why_stopped() const { return stop_reason_; }
+  // After a SIGHUP with catch_hangup: the listening sockets, left open for
+  // the caller (who reloads with them). Empty otherwise.
+  std::vector<int> take_listeners();
+  // Thread-safe: reopen the access log (SIGUSR1).
+  void reopen_logs();
+  uint64_t requests_done() const { return requests_done_; }
   bool stopped_by_signal() const { return signal_count_ > 0; }
   bool shutting_down() const { return shutting_down_; }
 
@@ -105,6 +138,11 @@ class server final : private loop::io_handler,
     server* owner = nullptr;
     void on_timer() override;
   };
+  // The heartbeat and the app timeout.
+  struct watch final : loop::timer_handler {
+    server* owner = nullptr;
+    void on_timer() override;
+  };
 
   void on_io(uint32_t events) override;  // the loop's wake
   void on_notices(handoff::notice_link* list) override;
@@ -116,6 +154,9 @@ class server final : private loop::io_handler,
   size_t busy_connections() const { return live_count_ - lingering_count_; }
   void stream_news(http1::stream* s) override;
   void recycle(http1::stream* s) override;
+  void request_done(http1::stream* s) override;
+  void retire(stop_reason why);
+  void begin_drain(bool retire);
 
   // Streams the free list keeps across an idle second: enough for the
   // requests in flight at once lately, not the peak of a burst long gone.
@@ -128,6 +169,7 @@ class server final : private loop::io_handler,
   void pump_queue();
   void app_finished(http1::stream* s);
   void close_all();
+  void close_listeners();
   void reap();
 
  public:
@@ -149,6 +191,12 @@ class server final : private loop::io_handler,
   loop::timer drain_timer_{&drain_deadline_};
   idle_trim idle_trim_;
   loop::timer trim_timer_{&idle_trim_};
+  watch watch_;
+  loop::timer watch_timer_{&watch_};
+  stop_reason stop_reason_ = stop_reason::none;
+  bool refusing_ = false;  // draining, listeners open, every new request answered 503
+  std::vector<int> kept_listeners_;
+  uint64_t requests_done_ = 0;
   http1::connection* live_ = nullptr;  // intrusive list of open connections
   std::vector<http1::connection*> closed_;
   size_t live_count_ = 0;
@@ -163,7 +211,7 @@ class server final : private loop::io_handler,
   size_t streams_allocated_ = 0;
   std::unique_ptr<loop_signals> signals_;
   std::unique_ptr<stop_watchdog> watchdog_;
-  std::atomic<int> shutdown_requested_{0};  // 1 graceful, 2 immediate
+  std::atomic<int> shutdown_requested_{0};  // 1 graceful, 2 immediate, 3 graceful retire
   bool shutting_down_ = false;
   int signal_count_ = 0;
   int nested_depth_ = 0;

@@ -1,6 +1,7 @@
 #include "core/server/signals.h"
 
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -18,10 +19,14 @@ std::atomic<std::atomic<bool>*> stopping_flag{nullptr};
 std::atomic<int> watchdog_fd{-1};
 std::atomic<int> terminate_count{0};
 std::atomic<int> interrupt_count{0};
+std::atomic<int> quit_count{0};
+std::atomic<int> hangup_count{0};
+std::atomic<int> reopen_count{0};
 // Since the handlers were installed, never reset: what the watchdog reads.
 std::atomic<int> stops_seen{0};
 std::atomic<int> interrupts_seen{0};
-struct sigaction previous_term, previous_int, previous_quit;
+struct sigaction previous_term, previous_int, previous_quit, previous_retire, previous_usr1;
+int retire_signo = 0;
 
 void write_one(int fd) {
   if (fd < 0) return;
@@ -32,9 +37,20 @@ void write_one(int fd) {
 
 void on_signal(int signo) {
   int saved = errno;
+  if (signo == SIGUSR1) {
+    reopen_count.fetch_add(1);
+    write_one(wake_fd.load());
+    errno = saved;
+    return;
+  }
   if (signo == SIGINT) {
     interrupt_count.fetch_add(1);
     interrupts_seen.fetch_add(1);
+  } else if (signo == SIGQUIT) {
+    quit_count.fetch_add(1);
+    interrupts_seen.fetch_add(2);  // the watchdog allows it only the short grace
+  } else if (signo == retire_signo) {
+    hangup_count.fetch_add(1);
   } else {
     terminate_count.fetch_add(1);
   }
@@ -54,11 +70,14 @@ int64_t monotonic_ms() {
 
 }  // namespace
 
-loop_signals::loop_signals(int fd, std::atomic<bool>* stopping) {
+loop_signals::loop_signals(int fd, std::atomic<bool>* stopping, int retire_signal) {
   wake_fd.store(fd);
   stopping_flag.store(stopping);
   terminate_count.store(0);
   interrupt_count.store(0);
+  quit_count.store(0);
+  hangup_count.store(0);
+  reopen_count.store(0);
   stops_seen.store(0);
   interrupts_seen.store(0);
   struct sigaction sa{};
@@ -68,22 +87,39 @@ loop_signals::loop_signals(int fd, std::atomic<bool>* stopping) {
   sigaction(SIGTERM, &sa, &previous_term);
   sigaction(SIGINT, &sa, &previous_int);
   sigaction(SIGQUIT, &sa, &previous_quit);
+  sigaction(SIGUSR1, &sa, &previous_usr1);
+  retire_signo = retire_signal;
+  if (retire_signal != 0) sigaction(retire_signal, &sa, &previous_retire);
+  // The caller may have blocked these until now, so that one arriving
+  // before the handlers existed waited instead of killing the process: it
+  // is delivered here, to the handler.
+  sigset_t handled;
+  sigemptyset(&handled);
+  for (int signo : {SIGTERM, SIGINT, SIGQUIT, SIGUSR1}) sigaddset(&handled, signo);
+  if (retire_signal != 0) sigaddset(&handled, retire_signal);
+  pthread_sigmask(SIG_UNBLOCK, &handled, nullptr);
 }
 
 loop_signals::~loop_signals() {
   sigaction(SIGTERM, &previous_term, nullptr);
   sigaction(SIGINT, &previous_int, nullptr);
   sigaction(SIGQUIT, &previous_quit, nullptr);
+  sigaction(SIGUSR1, &previous_usr1, nullptr);
+  if (retire_signo != 0) sigaction(retire_signo, &previous_retire, nullptr);
+  retire_signo = 0;
   wake_fd.store(-1);
   stopping_flag.store(nullptr);
 }
 
 bool loop_signals::pending() {
-  return terminate_count.load(std::memory_order_relaxed) + interrupt_count.load(std::memory_order_relaxed) > 0;
+  return terminate_count.load(std::memory_order_relaxed) + interrupt_count.load(std::memory_order_relaxed) +
+             quit_count.load(std::memory_order_relaxed) + hangup_count.load(std::memory_order_relaxed) >
+         0;
 }
 
 loop_signals::counts loop_signals::take() {
-  return {terminate_count.exchange(0), interrupt_count.exchange(0)};
+  return {terminate_count.exchange(0), interrupt_count.exchange(0), quit_count.exchange(0), hangup_count.exchange(0),
+          reopen_count.exchange(0)};
 }
 
 stop_watchdog::stop_watchdog(int graceful_ms, int margin_ms) : graceful_ms_(graceful_ms), margin_ms_(margin_ms) {

@@ -1,5 +1,6 @@
-// SIGTERM / SIGINT / SIGQUIT turned into loop wakes, and a watchdog that
-// ends the process when a stop cannot finish.
+// SIGTERM / SIGINT / SIGQUIT (and SIGHUP, SIGUSR1 when asked) turned into
+// loop wakes, and a watchdog that ends the process when a stop cannot
+// finish.
 //
 // The handlers only bump counters and write to eventfds, which is
 // async-signal-safe. The loop does the real work on its next pass. The
@@ -17,15 +18,23 @@ class loop_signals {
   // Installs the handlers. A stop signal sets `stopping` at once (so a
   // response being built on any thread already says Connection: close) and
   // wakes the loop through `wake_fd`.
-  loop_signals(int wake_fd, std::atomic<bool>* stopping);
+  // `retire_signal` (SIGHUP for a process serving alone, which reloads
+  // after it; SIGUSR2 for a worker whose master starts its replacement; 0
+  // for none) is a graceful stop that closes the listeners at once; other
+  // signals keep whatever disposition they had. SIGUSR1 asks for log files
+  // to be reopened.
+  loop_signals(int wake_fd, std::atomic<bool>* stopping, int retire_signal = 0);
   ~loop_signals();                     // restores the previous ones
   loop_signals(const loop_signals&) = delete;
   loop_signals& operator=(const loop_signals&) = delete;
 
   // Signals received since the last call, by kind.
   struct counts {
-    int terminate = 0;  // SIGTERM, SIGQUIT
-    int interrupt = 0;  // SIGINT
+    int terminate = 0;  // SIGTERM: graceful
+    int interrupt = 0;  // SIGINT: graceful, a second one immediate
+    int quit = 0;       // SIGQUIT: immediate
+    int hangup = 0;     // the retire signal: graceful, listeners closed at once
+    int reopen = 0;     // SIGUSR1: reopen log files
   };
   counts take();
   // True once a stop signal has arrived and not yet been taken. Cheap: two

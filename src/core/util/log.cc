@@ -10,6 +10,8 @@
 namespace baton::log {
 namespace {
 std::atomic<int> current_level{static_cast<int>(level::info)};
+std::atomic<int> output_fd{-1};
+std::atomic<bool> output_bare{false};
 
 const char* level_name(level l) {
   switch (l) {
@@ -23,6 +25,11 @@ const char* level_name(level l) {
 }
 }  // namespace
 
+void set_output(int fd, bool bare) {
+  output_bare.store(bare, std::memory_order_relaxed);
+  output_fd.store(fd, std::memory_order_release);
+}
+
 void set_level(level l) { current_level.store(static_cast<int>(l), std::memory_order_relaxed); }
 
 bool enabled(level l) { return static_cast<int>(l) >= current_level.load(std::memory_order_relaxed); }
@@ -30,12 +37,18 @@ bool enabled(level l) { return static_cast<int>(l) >= current_level.load(std::me
 void write(level l, const char* format, ...) {
   if (!enabled(l)) return;
   char line[2048];
-  time_t now = time(nullptr);
-  struct tm tm_now;
-  localtime_r(&now, &tm_now);
-  int n = static_cast<int>(strftime(line, sizeof line, "[%Y-%m-%d %H:%M:%S] ", &tm_now));
-  n += std::snprintf(line + n, sizeof line - static_cast<size_t>(n), "[%d] [%s] ", static_cast<int>(getpid()),
-                     level_name(l));
+  int fd = output_fd.load(std::memory_order_acquire);
+  int n = 0;
+  if (fd >= 0 && output_bare.load(std::memory_order_relaxed)) {
+    n = std::snprintf(line, sizeof line, "%d ", static_cast<int>(l));
+  } else {
+    time_t now = time(nullptr);
+    struct tm tm_now;
+    localtime_r(&now, &tm_now);
+    n = static_cast<int>(strftime(line, sizeof line, "[%Y-%m-%d %H:%M:%S] ", &tm_now));
+    n += std::snprintf(line + n, sizeof line - static_cast<size_t>(n), "[%d] [%s] ", static_cast<int>(getpid()),
+                       level_name(l));
+  }
   va_list args;
   va_start(args, format);
   int m = std::vsnprintf(line + n, sizeof line - static_cast<size_t>(n) - 1, format, args);
@@ -44,7 +57,7 @@ void write(level l, const char* format, ...) {
   n += m;
   if (n > static_cast<int>(sizeof line) - 2) n = static_cast<int>(sizeof line) - 2;
   line[n++] = '\n';
-  ssize_t ignored = ::write(2, line, static_cast<size_t>(n));
+  ssize_t ignored = ::write(fd >= 0 ? fd : 2, line, static_cast<size_t>(n));
   (void)ignored;
 }
 

@@ -1,0 +1,405 @@
+"""The master: binds the sockets once, forks workers that serve them in the
+chosen shape, and keeps them going.
+
+It never imports the application, so every worker it forks imports fresh
+code. Signals, as gunicorn's master takes them:
+
+  TERM      graceful stop: every worker drains (within --graceful-timeout), then exit 0
+  INT, QUIT quick stop: workers close their connections now
+  HUP       reload: new workers start; once every one of them is serving, the
+            old ones drain. The sockets stay open throughout, so no
+            connection is refused. If the new code fails to load, the old
+            workers keep serving.
+  TTIN/TTOU one worker more / fewer
+  USR1      workers reopen the access log
+  CHLD      a worker died: logged with its cause and replaced at once
+
+Each worker has a slot of a shared scoreboard whose first 8 bytes it stamps
+with its loop's clock (CLOCK_MONOTONIC, ms): the WSGI core's loop, or
+asyncio's for ASGI. A stamp older than --timeout means the loop stopped
+making progress (an app hung on the loop thread, a blocked event loop): the
+master kills that worker and starts another. A pool worker watches its own
+requests and answers 504 to one that overran --timeout, then retires.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import errno
+import mmap
+import os
+import random
+import select
+import signal
+import sys
+import time
+import traceback
+
+from baton import binding, cli, loading, logging_setup
+from baton.config import Config
+
+logger = logging_setup.logger
+
+SLOT_BYTES = 64
+MAX_SLOTS = 4096
+EXIT_APP_LOAD_FAILED = 3  # the worker could not import the app
+EXIT_RETIRED = 4          # the worker retired by itself (--max-requests, a request over --timeout)
+RESPAWN_BACKOFF = 1.0     # seconds between attempts when new workers keep failing to load the app
+HANDLED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTTIN,
+                   signal.SIGTTOU, signal.SIGUSR1, signal.SIGCHLD)
+
+
+@dataclasses.dataclass
+class Worker:
+    pid: int
+    slot: int
+    generation: int
+    started: float
+    booted: bool = False
+    retiring: bool = False
+    killed: bool = False
+
+
+class Master:
+    def __init__(self, config: Config):
+        self.config = config
+        self.listeners: list[binding.Listener] = []
+        self.workers: dict[int, Worker] = {}
+        self.target = config.worker_count
+        self.generation = 0
+        self.scoreboard = mmap.mmap(-1, SLOT_BYTES * MAX_SLOTS)
+        self.free_slots = list(range(MAX_SLOTS - 1, -1, -1))
+        self.pending: list[int] = []
+        self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self.stopping: str | None = None  # "graceful" or "quick"
+        self.stop_deadline = 0.0
+        self.reload_from: int | None = None  # the generation a reload replaces
+        self.ever_booted = False
+        self.failed_boot: Worker | None = None  # the last worker that could not load the app
+        self.next_spawn = 0.0
+        self.watcher = None
+
+    # --- the loop ---------------------------------------------------------------
+
+    def run(self) -> int:
+        try:
+            self.listeners = binding.open_listeners(self.config)
+        except binding.BindError as error:
+            return cli.fail(str(error))
+        cli.write_pid(self.config)
+        for signo in HANDLED_SIGNALS:
+            signal.signal(signo, self.on_signal)
+        signal.set_wakeup_fd(self.wake_write, warn_on_full_buffer=False)
+        logger.info("baton master (pid %d) on %s: %d worker%s of %s", os.getpid(),
+                    ", ".join(listener.where for listener in self.listeners), self.target,
+                    "s" if self.target != 1 else "", self.config.app or "the native hello")
+        if self.config.reload:
+            self.watcher = start_watcher(self.config, self.request_reload)
+        status = 0
+        try:
+            status = self.loop()
+        finally:
+            if self.watcher is not None:
+                self.watcher.stop()
+            signal.set_wakeup_fd(-1)
+            binding.close_listeners(self.listeners)
+            cli.remove_pid(self.config)
+        logger.info("baton stopped")
+        return status
+
+    def loop(self) -> int:
+        while True:
+            self.handle_signals()
+            self.reap()
+            if self.stopping:
+                if not self.workers:
+                    return 0
+                if time.monotonic() >= self.stop_deadline:
+                    for worker in self.workers.values():
+                        if not worker.killed:
+                            logger.warning("worker %d did not stop in time; killing it", worker.pid)
+                            self.kill(worker, signal.SIGKILL)
+            else:
+                failed = self.check_boot_failures()
+                if failed is not None:
+                    return failed
+                self.maintain()
+                self.advance_reload()
+                self.check_progress()
+            self.wait(0.25)
+
+    def wait(self, timeout: float) -> None:
+        try:
+            select.select([self.wake_read], [], [], timeout)
+        except InterruptedError:
+            pass
+        try:
+            while os.read(self.wake_read, 512):
+                pass
+        except BlockingIOError:
+            pass
+
+    def on_signal(self, signo, frame) -> None:  # noqa: ARG002 - signal's handler signature
+        self.pending.append(signo)
+
+    def request_reload(self) -> None:
+        """From the file watcher's thread: reload as SIGHUP does."""
+        self.pending.append(signal.SIGHUP)
+        try:
+            os.write(self.wake_write, b"r")
+        except OSError:
+            pass
+
+    def handle_signals(self) -> None:
+        while self.pending:
+            signo = self.pending.pop(0)
+            if signo == signal.SIGCHLD:
+                continue  # reap() runs after this
+            if signo == signal.SIGTERM:
+                self.stop("graceful")
+            elif signo in (signal.SIGINT, signal.SIGQUIT):
+                self.stop("quick")
+            elif self.stopping:
+                continue
+            elif signo == signal.SIGHUP:
+                self.reload()
+            elif signo == signal.SIGTTIN:
+                self.target += 1
+                logger.info("SIGTTIN: %d workers", self.target)
+            elif signo == signal.SIGTTOU:
+                if self.target > 1:
+                    self.target -= 1
+                    logger.info("SIGTTOU: %d workers", self.target)
+                    self.retire_extra()
+            elif signo == signal.SIGUSR1:
+                logger.info("SIGUSR1: reopening log files")
+                for worker in self.workers.values():
+                    self.kill(worker, signal.SIGUSR1)
+
+    # --- workers ------------------------------------------------------------------
+
+    def current(self) -> list[Worker]:
+        return [w for w in self.workers.values() if w.generation == self.generation and not w.retiring]
+
+    def maintain(self) -> None:
+        """Starts workers of the current generation until there are enough."""
+        now = time.monotonic()
+        while len(self.current()) < self.target and now >= self.next_spawn:
+            self.spawn()
+
+    def spawn(self) -> None:
+        slot = self.free_slots.pop()
+        self.stamp(slot).value = 0
+        jitter = random.randint(0, self.config.max_requests_jitter) if self.config.max_requests_jitter else 0
+        max_requests = self.config.max_requests + jitter if self.config.max_requests else 0
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            status = 1
+            try:
+                status = self.worker_main(slot, max_requests)
+            except BaseException:  # noqa: BLE001 - whatever happens, the child must not return into the master
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(status)
+        self.workers[pid] = Worker(pid, slot, self.generation, time.monotonic())
+        logger.info("started worker %d", pid)
+
+    def worker_main(self, slot: int, max_requests: int) -> int:
+        for signo in HANDLED_SIGNALS:
+            signal.signal(signo, signal.SIG_DFL)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the master's; a closed terminal must not kill workers
+        signal.set_wakeup_fd(-1)
+        os.close(self.wake_read)
+        os.close(self.wake_write)
+        if self.watcher is not None:
+            self.watcher = None  # its thread is not in this process
+        random.seed()
+        if self.config.log_config:
+            logging_setup.route_core_logs()
+        try:
+            app, interface = cli.load_app(self.config)
+        except loading.AppLoadError as error:
+            cli.fail(str(error), error.detail)
+            return EXIT_APP_LOAD_FAILED
+        from baton.serve import WorkerContext
+
+        worker = WorkerContext(
+            heartbeat=memoryview(self.scoreboard)[slot * SLOT_BYTES:slot * SLOT_BYTES + 8],
+            max_requests=max_requests, app_timeout=self.config.timeout, supervised=True)
+        status, reason, _ = cli.serve_in_process(self.config, app, interface, self.listeners, worker)
+        if reason in ("max-requests", "app-timeout", "hangup"):
+            return EXIT_RETIRED
+        return status
+
+    def stamp(self, slot: int) -> ctypes.c_int64:
+        return ctypes.c_int64.from_buffer(self.scoreboard, slot * SLOT_BYTES)
+
+    def kill(self, worker: Worker, signo: int) -> None:
+        if signo == signal.SIGKILL:
+            worker.killed = True
+        try:
+            os.kill(worker.pid, signo)
+        except ProcessLookupError:
+            pass
+
+    def reap(self) -> None:
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            worker = self.workers.pop(pid, None)
+            if worker is None:
+                continue
+            self.free_slots.append(worker.slot)
+            self.log_exit(worker, status)
+            if (not self.stopping and os.WIFEXITED(status) and os.WEXITSTATUS(status) == EXIT_APP_LOAD_FAILED
+                    and not worker.booted):
+                self.next_spawn = time.monotonic() + RESPAWN_BACKOFF
+                self.failed_boot = worker
+
+    def log_exit(self, worker: Worker, status: int) -> None:
+        if os.WIFSIGNALED(status):
+            name = signal.Signals(os.WTERMSIG(status)).name
+            level = logger.info if worker.killed and self.stopping else logger.warning
+            level("worker %d was killed by %s%s", worker.pid, name, "" if self.stopping else "; starting another")
+            return
+        code = os.WEXITSTATUS(status)
+        if self.stopping or worker.retiring:
+            logger.info("worker %d exited", worker.pid)
+        elif code == EXIT_RETIRED:
+            logger.info("worker %d retired; starting another", worker.pid)
+        elif code == EXIT_APP_LOAD_FAILED:
+            logger.error("worker %d could not load the application", worker.pid)
+        else:
+            logger.warning("worker %d exited with status %d; starting another", worker.pid, code)
+
+    def check_boot_failures(self) -> int | None:
+        """A worker that could not import the app: at start, the master gives up
+        (exit 1, the worker printed why); in a reload, the old workers stay."""
+        worker, self.failed_boot = self.failed_boot, None
+        if worker is None:
+            return None
+        if not self.ever_booted:
+            logger.error("the application failed to load; stopping")
+            self.stop("quick")
+            while self.workers:
+                self.reap()
+                self.wait(0.1)
+            return 1
+        if self.reload_from is not None:
+            logger.error("reload failed: the new code does not load; the running workers stay")
+            for w in self.current():
+                self.kill(w, signal.SIGTERM)
+                w.retiring = True
+            self.generation = self.reload_from
+            self.reload_from = None
+        return None
+
+    def retire_extra(self) -> None:
+        workers = sorted(self.current(), key=lambda w: w.started)
+        for worker in workers[:max(0, len(workers) - self.target)]:
+            worker.retiring = True
+            self.kill(worker, signal.SIGUSR2)
+
+    # --- reload, progress, stop ------------------------------------------------------
+
+    def reload(self) -> None:
+        if self.reload_from is not None:
+            return  # one at a time; the one under way imports the newest code anyway
+        logger.info("SIGHUP: starting %d new worker%s, then retiring the old", self.target,
+                    "s" if self.target != 1 else "")
+        self.reload_from = self.generation
+        self.generation += 1
+        self.next_spawn = 0.0
+
+    def advance_reload(self) -> None:
+        """Once every new worker serves, the old generation drains."""
+        for worker in self.workers.values():
+            if not worker.booted and self.stamp(worker.slot).value != 0:
+                worker.booted = True
+                self.ever_booted = True
+        if self.reload_from is None:
+            return
+        new = self.current()
+        if len(new) < self.target or not all(w.booted for w in new):
+            return
+        for worker in self.workers.values():
+            if worker.generation != self.generation and not worker.retiring:
+                worker.retiring = True
+                self.kill(worker, signal.SIGUSR2)
+        logger.info("reload: new workers serving; old ones draining")
+        self.reload_from = None
+
+    def check_progress(self) -> None:
+        if not self.config.timeout:
+            return
+        now_ms = time.monotonic() * 1000
+        for worker in list(self.workers.values()):
+            if not worker.booted or worker.killed:
+                continue
+            beat = self.stamp(worker.slot).value
+            if beat and now_ms - beat > self.config.timeout * 1000:
+                logger.error("worker %d made no progress for %.1f s (--timeout %g); killing it", worker.pid,
+                             (now_ms - beat) / 1000, self.config.timeout)
+                self.kill(worker, signal.SIGKILL)
+
+    def stop(self, how: str) -> None:
+        if self.stopping == "quick" or self.stopping == how:
+            return
+        self.stopping = how
+        if how == "graceful":
+            logger.info("SIGTERM: workers finish their requests (at most %g s)", self.config.graceful_timeout)
+            self.stop_deadline = time.monotonic() + self.config.graceful_timeout + 2
+            signo = signal.SIGTERM
+        else:
+            logger.info("stopping now")
+            self.stop_deadline = time.monotonic() + 2
+            signo = signal.SIGQUIT
+        for worker in self.workers.values():
+            self.kill(worker, signo)
+
+
+def start_watcher(config: Config, on_change):
+    """--reload: a watchdog observer on the app's directory; a change to a .py
+    file reloads the workers (once per burst of changes)."""
+    from watchdog.events import FileSystemEventHandler
+    from watchdog.observers import Observer
+
+    class Changes(FileSystemEventHandler):
+        last = 0.0
+
+        def on_any_event(self, event):
+            paths = [getattr(event, "src_path", ""), getattr(event, "dest_path", "")]
+            if event.is_directory or not any(str(p).endswith(".py") for p in paths):
+                return
+            now = time.monotonic()
+            if now - self.last < 0.5:
+                return
+            self.last = now
+            logger.info("%s changed; reloading", os.path.relpath(str(paths[0] or paths[1])))
+            on_change()
+
+    observer = Observer()
+    directory = config.app_dir or os.getcwd()
+    observer.schedule(Changes(), directory, recursive=True)
+    observer.daemon = True
+    observer.start()
+    logger.info("watching %s for changes to .py files", directory)
+    return observer
+
+
+def run(config: Config) -> int:
+    try:
+        return Master(config).run()
+    except OSError as error:
+        if error.errno == errno.EAGAIN:
+            return cli.fail(f"cannot start a worker: {error.strerror}")
+        raise

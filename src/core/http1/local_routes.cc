@@ -1,0 +1,411 @@
+#include "core/http1/local_routes.h"
+
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include "core/http1/response.h"
+#include "core/util/text.h"
+
+namespace baton::http1 {
+namespace {
+
+std::string_view find_header(const request& head, std::string_view name) {
+  for (size_t i = 0; i < head.header_count; ++i) {
+    if (util::ascii_equals_ignore_case(head.headers[i].name, name)) return head.headers[i].value;
+  }
+  return {};
+}
+
+bool has_header(const request& head, std::string_view name) {
+  for (size_t i = 0; i < head.header_count; ++i) {
+    if (util::ascii_equals_ignore_case(head.headers[i].name, name)) return true;
+  }
+  return false;
+}
+
+void format_http_date(time_t t, char* out, size_t size) {
+  struct tm gmt;
+  gmtime_r(&t, &gmt);
+  strftime(out, size, "%a, %d %b %Y %H:%M:%S GMT", &gmt);
+}
+
+// An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"); -1 when it is not one.
+time_t parse_http_date(std::string_view text) {
+  static constexpr std::string_view months = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  text = util::trim_ows(text);
+  if (text.size() != 29 || text[3] != ',' || text.substr(25) != " GMT") return -1;
+  auto number = [&](size_t at, size_t digits) {
+    int v = 0;
+    for (size_t i = at; i < at + digits; ++i) {
+      if (text[i] < '0' || text[i] > '9') return -1;
+      v = v * 10 + (text[i] - '0');
+    }
+    return v;
+  };
+  struct tm tm{};
+  tm.tm_mday = number(5, 2);
+  size_t month = months.find(text.substr(8, 3));
+  tm.tm_year = number(12, 4) - 1900;
+  tm.tm_hour = number(17, 2);
+  tm.tm_min = number(20, 2);
+  tm.tm_sec = number(23, 2);
+  if (tm.tm_mday < 1 || month == std::string_view::npos || month % 3 != 0 || tm.tm_year < 0 || tm.tm_hour < 0 ||
+      tm.tm_min < 0 || tm.tm_sec < 0) {
+    return -1;
+  }
+  tm.tm_mon = static_cast<int>(month / 3);
+  return timegm(&tm);
+}
+
+// Whether an If-None-Match list names `etag` (weak comparison) or is "*".
+bool etag_listed(std::string_view list, std::string_view etag) {
+  list = util::trim_ows(list);
+  if (list == "*") return true;
+  while (!list.empty()) {
+    size_t comma = list.find(',');
+    std::string_view item = util::trim_ows(list.substr(0, comma));
+    if (item.substr(0, 2) == "W/") item.remove_prefix(2);
+    if (item == etag) return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+// One "bytes=" range of a file of `size` bytes. Returns 1 with [first, last]
+// set, 0 when the field is to be ignored (not bytes, several ranges,
+// malformed), -1 when the one range cannot be satisfied.
+int parse_range(std::string_view field, uint64_t size, uint64_t& first, uint64_t& last) {
+  field = util::trim_ows(field);
+  if (field.size() < 6 || !util::ascii_equals_ignore_case(field.substr(0, 6), "bytes=")) return 0;
+  std::string_view spec = util::trim_ows(field.substr(6));
+  if (spec.find(',') != std::string_view::npos) return 0;  // several ranges: the whole file instead
+  size_t dash = spec.find('-');
+  if (dash == std::string_view::npos) return 0;
+  std::string_view a = util::trim_ows(spec.substr(0, dash)), b = util::trim_ows(spec.substr(dash + 1));
+  uint64_t x = 0, y = 0;
+  if (a.empty()) {
+    if (!util::parse_decimal(b, y)) return 0;
+    if (y == 0 || size == 0) return -1;
+    first = y >= size ? 0 : size - y;
+    last = size - 1;
+    return 1;
+  }
+  if (!util::parse_decimal(a, x)) return 0;
+  if (b.empty()) {
+    y = UINT64_MAX;
+  } else if (!util::parse_decimal(b, y) || y < x) {
+    return 0;
+  }
+  if (x >= size) return -1;
+  first = x;
+  last = y >= size ? size - 1 : y;
+  return 1;
+}
+
+struct type_entry {
+  std::string_view extension;
+  std::string_view type;
+};
+
+constexpr type_entry content_types[] = {
+    {"html", "text/html; charset=utf-8"},
+    {"htm", "text/html; charset=utf-8"},
+    {"css", "text/css; charset=utf-8"},
+    {"js", "text/javascript; charset=utf-8"},
+    {"mjs", "text/javascript; charset=utf-8"},
+    {"json", "application/json"},
+    {"map", "application/json"},
+    {"txt", "text/plain; charset=utf-8"},
+    {"md", "text/markdown; charset=utf-8"},
+    {"csv", "text/csv; charset=utf-8"},
+    {"xml", "application/xml"},
+    {"svg", "image/svg+xml"},
+    {"png", "image/png"},
+    {"jpg", "image/jpeg"},
+    {"jpeg", "image/jpeg"},
+    {"gif", "image/gif"},
+    {"webp", "image/webp"},
+    {"avif", "image/avif"},
+    {"ico", "image/vnd.microsoft.icon"},
+    {"bmp", "image/bmp"},
+    {"woff", "font/woff"},
+    {"woff2", "font/woff2"},
+    {"ttf", "font/ttf"},
+    {"otf", "font/otf"},
+    {"eot", "application/vnd.ms-fontobject"},
+    {"pdf", "application/pdf"},
+    {"zip", "application/zip"},
+    {"gz", "application/gzip"},
+    {"tar", "application/x-tar"},
+    {"wasm", "application/wasm"},
+    {"mp4", "video/mp4"},
+    {"webm", "video/webm"},
+    {"mp3", "audio/mpeg"},
+    {"ogg", "audio/ogg"},
+    {"wav", "audio/wav"},
+    {"webmanifest", "application/manifest+json"},
+};
+
+// The kernel has no openat2 (before 5.6), or forbids it (a seccomp filter):
+// found once, then the fallback is used.
+bool openat2_missing = false;
+
+}  // namespace
+
+std::string_view content_type_for(std::string_view name) {
+  size_t slash = name.rfind('/');
+  if (slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return "application/octet-stream";
+  std::string_view extension = name.substr(dot + 1);
+  for (const type_entry& e : content_types) {
+    if (util::ascii_equals_ignore_case(e.extension, extension)) return e.type;
+  }
+  return "application/octet-stream";
+}
+
+bool static_relative_path(std::string_view rest, std::string& out) {
+  out.clear();
+  std::string segment;
+  auto end_segment = [&]() {
+    if (segment.empty() || segment == ".") {
+      segment.clear();
+      return true;
+    }
+    if (segment == "..") return false;
+    if (!out.empty()) out.push_back('/');
+    out += segment;
+    segment.clear();
+    return true;
+  };
+  for (size_t i = 0; i < rest.size(); ++i) {
+    char c = rest[i];
+    if (c == '%') {
+      if (i + 2 >= rest.size()) return false;
+      int hi = util::hex_digit(rest[i + 1]), lo = util::hex_digit(rest[i + 2]);
+      if (hi < 0 || lo < 0) return false;
+      c = static_cast<char>(hi * 16 + lo);
+      i += 2;
+      // An encoded separator would name a different path than it shows.
+      if (c == '/' || c == '\\' || c == '\0') return false;
+      segment.push_back(c);
+      continue;
+    }
+    if (c == '/') {
+      if (!end_segment()) return false;
+      continue;
+    }
+    if (c == '\\' || c == '\0') return false;
+    segment.push_back(c);
+  }
+  if (!end_segment()) return false;
+  return !out.empty();
+}
+
+int open_beneath(int dirfd, const std::string& relative) {
+  if (!openat2_missing) {
+    open_how how{};
+    how.flags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    long fd = syscall(SYS_openat2, dirfd, relative.c_str(), &how, sizeof how);
+    if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return static_cast<int>(fd);
+    openat2_missing = true;
+  }
+  // No openat2: walk the path, refusing every symbolic link.
+  int current = dirfd;
+  size_t start = 0;
+  while (true) {
+    size_t slash = relative.find('/', start);
+    bool last = slash == std::string::npos;
+    std::string part = relative.substr(start, last ? std::string::npos : slash - start);
+    int flags = O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | (last ? O_RDONLY : (O_PATH | O_DIRECTORY));
+    int next = openat(current, part.c_str(), flags);
+    int saved = errno;
+    if (current != dirfd) ::close(current);
+    if (next < 0) {
+      errno = saved;
+      return -1;
+    }
+    if (last) return next;
+    current = next;
+    start = slash + 1;
+  }
+}
+
+local_routes::~local_routes() {
+  for (static_mount& m : mounts_) {
+    if (m.dirfd >= 0) ::close(m.dirfd);
+  }
+}
+
+bool local_routes::add_mount(std::string route, std::string directory, std::string& error) {
+  int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot open " + directory + ": " + strerrordesc_np(errno);
+    return false;
+  }
+  while (route.size() > 1 && route.back() == '/') route.pop_back();
+  mounts_.push_back({std::move(route), std::move(directory), fd});
+  return true;
+}
+
+void local_routes::simple(net::output_queue& out, int status, std::string_view body, bool keep_alive,
+                          bool head_only, std::string_view extra, answer& result) const {
+  byte_buffer& b = out.bytes();
+  char line[96];
+  int n = std::snprintf(line, sizeof line, "HTTP/1.1 %d %s\r\ncontent-type: text/plain; charset=utf-8\r\n", status,
+                        status_reason(status));
+  b.append(line, static_cast<size_t>(n));
+  n = std::snprintf(line, sizeof line, "content-length: %zu\r\n", body.size());
+  b.append(line, static_cast<size_t>(n));
+  b.append(extra);
+  if (!keep_alive) b.append("connection: close\r\n");
+  b.append(current_date_line());
+  b.append(server_line_);
+  b.append("\r\n", 2);
+  if (!head_only) b.append(body);
+  result.status = status;
+  result.body_bytes = head_only ? 0 : body.size();
+  result.close = !keep_alive;
+}
+
+void local_routes::refuse_draining(const request& head, net::output_queue& out, answer& result) {
+  append_simple_response(out.bytes(), 503, current_date_line(), "text/plain; charset=utf-8",
+                         "the server is shutting down\n", true, head.is_head);
+  result.status = 503;
+  result.body_bytes = head.is_head ? 0 : 28;
+  result.close = true;
+}
+
+bool local_routes::try_answer(const request& head, bool keep_alive, bool draining, net::output_queue& out,
+                              answer& result) const {
+  if (!health_path_.empty() && head.path == health_path_) return answer_health(head, keep_alive, draining, out, result);
+  for (const static_mount& m : mounts_) {
+    std::string_view path = head.path;
+    if (m.route == "/") return answer_static(m, path, head, keep_alive, out, result);
+    if (path.substr(0, m.route.size()) != m.route) continue;
+    if (path.size() > m.route.size() && path[m.route.size()] != '/') continue;
+    return answer_static(m, path.substr(m.route.size()), head, keep_alive, out, result);
+  }
+  return false;
+}
+
+bool local_routes::answer_health(const request& head, bool keep_alive, bool draining, net::output_queue& out,
+                                 answer& result) const {
+  bool get = head.method == "GET" || head.method == "HEAD";
+  if (!get) {
+    simple(out, 405, "GET or HEAD\n", keep_alive, false, "allow: GET, HEAD\r\n", result);
+  } else if (draining) {
+    simple(out, 503, "draining\n", false, head.is_head, "cache-control: no-store\r\n", result);
+  } else {
+    simple(out, 200, "OK\n", keep_alive, head.is_head, "cache-control: no-store\r\n", result);
+  }
+  return true;
+}
+
+bool local_routes::answer_static(const static_mount& mount, std::string_view rest, const request& head,
+                                 bool keep_alive, net::output_queue& out, answer& result) const {
+  if (head.method != "GET" && head.method != "HEAD") {
+    simple(out, 405, "GET or HEAD\n", keep_alive, false, "allow: GET, HEAD\r\n", result);
+    return true;
+  }
+  std::string relative;
+  if (!static_relative_path(rest, relative)) {
+    simple(out, 404, "not found\n", keep_alive, head.is_head, {}, result);
+    return true;
+  }
+  int fd = open_beneath(mount.dirfd, relative);
+  if (fd < 0) {
+    bool denied = errno == EACCES;
+    simple(out, denied ? 403 : 404, denied ? "forbidden\n" : "not found\n", keep_alive, head.is_head, {}, result);
+    return true;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    simple(out, 404, "not found\n", keep_alive, head.is_head, {}, result);
+    return true;
+  }
+  uint64_t size = static_cast<uint64_t>(st.st_size);
+  char etag[64];
+  std::snprintf(etag, sizeof etag, "\"%llx-%llx\"", static_cast<unsigned long long>(st.st_mtim.tv_sec),
+                static_cast<unsigned long long>(size));
+  char modified[40];
+  format_http_date(st.st_mtim.tv_sec, modified, sizeof modified);
+  std::string validators = std::string("etag: ") + etag + "\r\nlast-modified: " + modified + "\r\n";
+  if (expires_seconds_ > 0) validators += "cache-control: public, max-age=" + std::to_string(expires_seconds_) + "\r\n";
+
+  // Conditions (RFC 9110 section 13.2.2): If-None-Match, or else
+  // If-Modified-Since, can make the answer 304.
+  bool not_modified = false;
+  if (has_header(head, "if-none-match")) {
+    not_modified = etag_listed(find_header(head, "if-none-match"), etag);
+  } else if (std::string_view ims = find_header(head, "if-modified-since"); !ims.empty()) {
+    time_t since = parse_http_date(ims);
+    not_modified = since >= 0 && st.st_mtim.tv_sec <= since;
+  }
+  byte_buffer& b = out.bytes();
+  auto head_end = [&]() {
+    if (!keep_alive) b.append("connection: close\r\n");
+    b.append(current_date_line());
+    b.append(server_line_);
+    b.append("\r\n", 2);
+  };
+  if (not_modified) {
+    ::close(fd);
+    b.append("HTTP/1.1 304 Not Modified\r\n");
+    b.append(validators);
+    head_end();
+    result = {304, 0, !keep_alive};
+    return true;
+  }
+
+  uint64_t first = 0, last = size == 0 ? 0 : size - 1;
+  int ranged = 0;
+  if (std::string_view range = find_header(head, "range"); !range.empty()) {
+    std::string_view if_range = util::trim_ows(find_header(head, "if-range"));
+    bool applies = if_range.empty() || if_range == etag ||
+                   (if_range.front() != '"' && parse_http_date(if_range) == st.st_mtim.tv_sec);
+    if (applies) ranged = parse_range(range, size, first, last);
+  }
+  char line[160];
+  if (ranged < 0) {
+    ::close(fd);
+    int n = std::snprintf(line, sizeof line, "content-range: bytes */%llu\r\n", static_cast<unsigned long long>(size));
+    simple(out, 416, "range not satisfiable\n", keep_alive, head.is_head, std::string_view(line, static_cast<size_t>(n)),
+           result);
+    return true;
+  }
+  uint64_t length = ranged > 0 ? last - first + 1 : size;
+  int n = ranged > 0 ? std::snprintf(line, sizeof line,
+                                     "HTTP/1.1 206 Partial Content\r\ncontent-range: bytes %llu-%llu/%llu\r\n",
+                                     static_cast<unsigned long long>(first), static_cast<unsigned long long>(last),
+                                     static_cast<unsigned long long>(size))
+                     : std::snprintf(line, sizeof line, "HTTP/1.1 200 OK\r\n");
+  b.append(line, static_cast<size_t>(n));
+  b.append("content-type: ");
+  b.append(content_type_for(relative));
+  n = std::snprintf(line, sizeof line, "\r\ncontent-length: %llu\r\naccept-ranges: bytes\r\n",
+                    static_cast<unsigned long long>(length));
+  b.append(line, static_cast<size_t>(n));
+  b.append(validators);
+  head_end();
+  if (head.is_head || length == 0) {
+    ::close(fd);
+  } else {
+    out.push_file(fd, static_cast<off_t>(first), length);
+  }
+  result = {ranged > 0 ? 206 : 200, head.is_head ? 0 : length, !keep_alive};
+  return true;
+}
+
+}  // namespace baton::http1

@@ -1,0 +1,85 @@
+// Answers the core gives on the loop thread without the application: the
+// health path (200 while serving, 503 once a drain has begun) and static
+// files from mounted directories (sendfile, validators and 304, one byte
+// range and 206/416, a content type from the extension).
+//
+// A static path never leaves its directory: the request path is
+// percent-decoded once, an encoded slash or backslash, a NUL or a ".."
+// segment is refused, and the file is opened relative to the directory with
+// openat2(RESOLVE_BENEATH), so a symbolic link that points out of it (or
+// any ".." the kernel meets while resolving) fails to open. On a kernel
+// without openat2 every component is opened with O_NOFOLLOW instead: no
+// symbolic link is followed at all.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/http1/parser.h"
+#include "core/net/output_queue.h"
+
+namespace baton::http1 {
+
+struct static_mount {
+  std::string route;      // "/static" (no trailing slash; "/" for the root)
+  std::string directory;  // opened once at start
+  int dirfd = -1;
+};
+
+class local_routes {
+ public:
+  local_routes() = default;
+  ~local_routes();
+  local_routes(const local_routes&) = delete;
+  local_routes& operator=(const local_routes&) = delete;
+
+  void set_health_path(std::string path) { health_path_ = std::move(path); }
+  // Opens `directory`; false with `error` set when it cannot be.
+  bool add_mount(std::string route, std::string directory, std::string& error);
+  void set_expires(int seconds) { expires_seconds_ = seconds; }
+  void set_server_header(std::string line) { server_line_ = std::move(line); }
+  bool empty() const { return health_path_.empty() && mounts_.empty(); }
+
+  struct answer {
+    int status = 0;
+    uint64_t body_bytes = 0;
+    bool close = false;  // the response says Connection: close
+  };
+  // When `head` is for a local route, appends the whole response to `out`
+  // and returns true. `keep_alive`: the connection may stay open after it.
+  // `draining`: a graceful stop has begun (health says 503).
+  bool try_answer(const request& head, bool keep_alive, bool draining, net::output_queue& out, answer& result) const;
+
+  // The 503 a draining server gives a request it will not serve.
+  static void refuse_draining(const request& head, net::output_queue& out, answer& result);
+
+ private:
+  bool answer_health(const request& head, bool keep_alive, bool draining, net::output_queue& out,
+                     answer& result) const;
+  bool answer_static(const static_mount& mount, std::string_view rest, const request& head, bool keep_alive,
+                     net::output_queue& out, answer& result) const;
+  void simple(net::output_queue& out, int status, std::string_view body, bool keep_alive, bool head_only,
+              std::string_view extra, answer& result) const;
+
+  std::string health_path_;
+  std::vector<static_mount> mounts_;
+  int expires_seconds_ = 86400;
+  std::string server_line_;  // "server: baton\r\n" or empty
+};
+
+// Exposed for tests: the file path under a mount for the part of the request
+// path after the route ("/css/a.css"), or false when it must not be served
+// (an encoded slash, a NUL, a ".." segment, a malformed escape).
+bool static_relative_path(std::string_view rest, std::string& out);
+// The content type for a file name, from its extension.
+std::string_view content_type_for(std::string_view name);
+// Opens `relative` under `dirfd` without leaving it. Returns the descriptor
+// or -1 with errno set.
+int open_beneath(int dirfd, const std::string& relative);
+
+}  // namespace baton::http1

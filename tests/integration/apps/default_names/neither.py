@@ -1,0 +1,3 @@
+"""A module with no app under a default name."""
+
+handler = None

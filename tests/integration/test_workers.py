@@ -1,0 +1,318 @@
+"""Workers under a master, in every shape: shared sockets, respawn, recycling,
+--timeout, the signals (TERM, INT, QUIT, HUP under load, TTIN/TTOU, USR1),
+--reload, and an app that cannot load."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+import psutil
+import pytest
+
+from tests.integration.server import ROOT, Server, read_response
+
+OPS = "tests.integration.apps.ops_apps:app"
+OPS_ASGI = "tests.integration.apps.ops_apps:asgi_app"
+WORKER_SHAPES = {
+    "inline": ["--blocking-threads", "0", OPS],
+    "pool": ["--blocking-threads", "2", OPS],
+    "asgi": [OPS_ASGI],
+}
+
+
+@pytest.fixture(params=list(WORKER_SHAPES))
+def shape(request):
+    return WORKER_SHAPES[request.param]
+
+
+def start(*args, env=None) -> Server:
+    return Server(["--port", "0", *args], env=env).start()
+
+
+def workers_of(server: Server) -> set[int]:
+    return {child.pid for child in psutil.Process(server.proc.pid).children() if child.status() != "zombie"}
+
+
+def wait_for_workers(server: Server, count: int, exclude=(), timeout: float = 10.0) -> set[int]:
+    """The worker pids once `count` are up and serving, none of them in `exclude`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pids = workers_of(server)
+        if len(pids) == count and not pids & set(exclude) and all(f"pid {pid}" in server.log for pid in pids):
+            return pids
+        time.sleep(0.05)
+    raise AssertionError(f"wanted {count} workers (not {exclude}), have {workers_of(server)}:\n{server.log}")
+
+
+def pid_of_answer(server: Server, path: str = "/") -> int:
+    return httpx.get(server.url + path, timeout=10).json()["pid"]
+
+
+def test_workers_share_the_sockets(shape):
+    server = start("--workers", "2", *shape)
+    try:
+        pids = wait_for_workers(server, 2)
+        assert server.proc.pid not in pids
+        seen = set()
+        lock = threading.Lock()
+
+        def client():
+            for _ in range(15):
+                answer = httpx.get(server.url + "/slow?0.02", timeout=10)
+                assert answer.status_code == 200
+                with lock:
+                    seen.add(answer.json()["pid"])
+
+        threads = [threading.Thread(target=client) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert seen == pids
+        if "--blocking-threads" in shape:
+            assert httpx.get(server.url + "/").json()["wsgi.multiprocess"] is True
+    finally:
+        server.stop()
+
+
+def test_a_dead_worker_is_replaced_within_a_second(shape):
+    server = start("--workers", "2", *shape)
+    try:
+        pids = wait_for_workers(server, 2)
+        victim = min(pids)
+        mark = server.log_mark()
+        killed_at = time.monotonic()
+        os.kill(victim, signal.SIGKILL)
+        new = wait_for_workers(server, 2, exclude={victim}, timeout=5)
+        assert time.monotonic() - killed_at < 1.5
+        assert len(new - pids) == 1
+        assert f"worker {victim} was killed by SIGKILL; starting another" in server.log_since(mark)
+        for _ in range(10):
+            assert httpx.get(server.url + "/").status_code == 200
+    finally:
+        server.stop()
+
+
+def test_max_requests_recycles_without_failing_a_request(shape):
+    server = start("--workers", "1", "--max-requests", "10", "--max-requests-jitter", "3", *shape)
+    try:
+        wait_for_workers(server, 1)
+        pids = set()
+        for _ in range(40):
+            # A new connection each time, as a browser's first request.
+            response = httpx.get(server.url + "/", headers={"Connection": "close"}, timeout=10)
+            assert response.status_code == 200
+            pids.add(response.json()["pid"])
+        assert len(pids) >= 3, pids
+        assert "(--max-requests): recycling this worker" in server.log
+        assert "retired; starting another" in server.log
+    finally:
+        server.stop()
+
+
+def test_timeout_pool_answers_504_and_replaces_the_worker():
+    server = start("--workers", "2", "--timeout", "1", "--blocking-threads", "2", "--graceful-timeout", "2", OPS)
+    try:
+        pids = wait_for_workers(server, 2)
+        started = time.monotonic()
+        hung = httpx.get(server.url + "/hang", timeout=15)
+        assert hung.status_code == 504
+        assert time.monotonic() - started < 4
+        # Nobody else noticed.
+        for _ in range(10):
+            assert httpx.get(server.url + "/").status_code == 200
+        assert server.wait_for_log("past the timeout; answering 504")
+        # The worker whose thread is stuck retires, and another takes its place.
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not (len(workers_of(server) & pids) == 1
+                                                   and len(workers_of(server)) == 2):
+            time.sleep(0.1)
+        assert len(workers_of(server) & pids) == 1 and len(workers_of(server)) == 2, (pids, workers_of(server))
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("args, path", [(["--blocking-threads", "0", OPS], "/hang"), ([OPS_ASGI], "/block")],
+                         ids=["inline", "asgi-blocked-loop"])
+def test_timeout_kills_a_worker_whose_loop_stopped(args, path):
+    server = start("--workers", "2", "--timeout", "1", *args)
+    try:
+        pids = wait_for_workers(server, 2)
+        started = time.monotonic()
+        with server.connect(timeout=15) as sock:
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            try:
+                assert sock.recv(100) == b""  # closed: the worker was killed
+            except ConnectionResetError:
+                pass
+        assert time.monotonic() - started < 5
+        assert server.wait_for_log("(--timeout 1); killing it")
+        wait_for_workers(server, 2, exclude=pids - workers_of(server))
+        for _ in range(10):
+            assert httpx.get(server.url + "/").status_code == 200
+        assert len(workers_of(server) & pids) == 1
+    finally:
+        server.stop()
+
+
+def test_term_drains_every_worker_then_exits_0(shape):
+    server = start("--workers", "2", "--graceful-timeout", "10", *shape)
+    try:
+        pids = wait_for_workers(server, 2)
+        slow = server.connect()
+        slow.sendall(b"GET /slow?1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        time.sleep(0.3)
+        started = time.monotonic()
+        server.signal(signal.SIGTERM)
+        status, _, _, _ = read_response(slow)
+        assert status == 200
+        assert server.wait(10) == 0
+        assert time.monotonic() - started < 5
+        assert not any(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie" for p in pids)
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("signo", [signal.SIGINT, signal.SIGQUIT], ids=["INT", "QUIT"])
+def test_int_and_quit_are_quick(signo):
+    server = start("--workers", "2", "--graceful-timeout", "30", "--blocking-threads", "2", OPS)
+    try:
+        wait_for_workers(server, 2)
+        slow = server.connect()
+        slow.sendall(b"GET /slow?20 HTTP/1.1\r\nHost: x\r\n\r\n")
+        time.sleep(0.3)
+        started = time.monotonic()
+        server.signal(signo)
+        assert server.wait(10) == 0
+        assert time.monotonic() - started < 4
+        assert slow.recv(100) == b""
+    finally:
+        server.stop()
+
+
+def test_ttin_and_ttou():
+    server = start("--workers", "1", OPS)
+    try:
+        first = wait_for_workers(server, 1)
+        server.signal(signal.SIGTTIN)
+        two = wait_for_workers(server, 2)
+        assert first < two
+        server.signal(signal.SIGTTOU)
+        one = wait_for_workers(server, 1)
+        assert one < two
+        assert "SIGTTIN: 2 workers" in server.log and "SIGTTOU: 1 workers" in server.log
+    finally:
+        server.stop()
+
+
+def test_usr1_makes_workers_reopen_the_access_log(tmp_path):
+    log = tmp_path / "access.log"
+    server = start("--workers", "2", "--access-log", "--access-logfile", str(log), OPS)
+    try:
+        wait_for_workers(server, 2)
+        httpx.get(server.url + "/before")
+        os.rename(log, tmp_path / "old.log")
+        server.signal(signal.SIGUSR1)
+        time.sleep(0.5)
+        for _ in range(10):
+            httpx.get(server.url + "/after", headers={"Connection": "close"})
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and (not log.exists() or log.read_text().count("/after") < 10):
+            time.sleep(0.05)
+        assert log.read_text().count("/after") == 10
+        assert "/after" not in (tmp_path / "old.log").read_text()
+    finally:
+        server.stop()
+
+
+def parse_wrk(output: str) -> dict:
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    return {"requests": requests, "non2xx": int(non2xx.group(1)) if non2xx else 0,
+            "errors": sum(map(int, errors.groups())) if errors else 0}
+
+
+def test_hup_under_load_fails_nothing_and_replaces_every_worker(shape, tmp_path):
+    server = start("--workers", "2", *shape)
+    try:
+        before = wait_for_workers(server, 2)
+        wrk = subprocess.Popen(["wrk", "-t", "2", "-c", "16", "-d", "5s", server.url + "/"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+        time.sleep(1)
+        server.signal(signal.SIGHUP)
+        time.sleep(1.5)
+        server.signal(signal.SIGHUP)
+        output, _ = wrk.communicate(timeout=30)
+        result = parse_wrk(output)
+        assert result["requests"] > 500, output
+        assert result["non2xx"] == 0 and result["errors"] == 0, output
+        after = wait_for_workers(server, 2)
+        assert not before & after
+        assert server.log.count("reload: new workers serving; old ones draining") == 2
+    finally:
+        server.stop()
+
+
+def copy_app(directory, version: str) -> None:
+    (directory / "reloadable.py").write_text(
+        "def app(environ, start_response):\n"
+        f"    body = b'version {version}'\n"
+        "    start_response('200 OK', [('Content-Length', str(len(body)))])\n"
+        "    return [body]\n")
+
+
+def test_hup_loads_fresh_code_and_a_broken_reload_keeps_the_old(tmp_path):
+    copy_app(tmp_path, "1")
+    server = start("--workers", "2", "--app-dir", str(tmp_path), "reloadable:app")
+    try:
+        first = wait_for_workers(server, 2)
+        assert httpx.get(server.url + "/").text == "version 1"
+        copy_app(tmp_path, "2")
+        server.signal(signal.SIGHUP)
+        second = wait_for_workers(server, 2, exclude=first)
+        assert httpx.get(server.url + "/").text == "version 2"
+        (tmp_path / "reloadable.py").write_text("raise ImportError('broken on purpose')\n")
+        mark = server.log_mark()
+        server.signal(signal.SIGHUP)
+        assert server.wait_for_log("reload failed: the new code does not load", since=mark, timeout=10)
+        assert "broken on purpose" in server.log_since(mark)
+        for _ in range(10):
+            assert httpx.get(server.url + "/").text == "version 2"
+        assert workers_of(server) == second
+    finally:
+        server.stop()
+
+
+def test_reload_watches_python_files(tmp_path):
+    copy_app(tmp_path, "1")
+    server = start("--reload", "--app-dir", str(tmp_path), "reloadable:app")
+    try:
+        first = wait_for_workers(server, 1)
+        assert httpx.get(server.url + "/").text == "version 1"
+        time.sleep(0.5)
+        copy_app(tmp_path, "2")
+        wait_for_workers(server, 1, exclude=first)
+        deadline = time.monotonic() + 10
+        while httpx.get(server.url + "/").text != "version 2":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    finally:
+        server.stop()
+
+
+def test_workers_that_cannot_load_the_app_stop_the_master():
+    env = dict(os.environ)
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run([sys.executable, "-m", "baton", "--port", "0", "--workers", "2",
+                             "tests.integration.apps.default_names.needs_env"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=30, env=env)
+    assert result.returncode == 1, result
+    assert "Traceback (most recent call last)" in result.stderr
+    assert "KeyError: 'DATABASE_URL'" in result.stderr
+    assert "the application failed to load; stopping" in result.stderr

@@ -1,0 +1,196 @@
+// Unit tests for the core's own answers (src/core/http1/local_routes.h): the
+// path rules that keep a static request inside its directory, the
+// beneath-only open, content types, and the answers themselves.
+#include "core/http1/local_routes.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace h = baton::http1;
+
+TEST(StaticPath, DecodesOnceAndJoinsSegments) {
+  std::string out;
+  ASSERT_TRUE(h::static_relative_path("/css/site.css", out));
+  EXPECT_EQ(out, "css/site.css");
+  ASSERT_TRUE(h::static_relative_path("/with%20space.txt", out));
+  EXPECT_EQ(out, "with space.txt");
+  ASSERT_TRUE(h::static_relative_path("//a/./b//", out));
+  EXPECT_EQ(out, "a/b");
+  ASSERT_TRUE(h::static_relative_path("/%2541", out));  // decoded once: "%41" is a name, not "A"
+  EXPECT_EQ(out, "%41");
+}
+
+TEST(StaticPath, RefusesEveryWayOut) {
+  std::string out;
+  for (const char* path : {"/..", "/../x", "/a/../../x", "/%2e%2e/x", "/%2E%2E/x", "/.%2e/x", "/a%2f..%2fx",
+                           "/a%2F..", "/..%5cx", "/a\\b", "/a%00b", "/%zz", "/%4", "/%", "", "/", "/./"}) {
+    EXPECT_FALSE(h::static_relative_path(path, out)) << path;
+  }
+}
+
+TEST(ContentType, ByExtensionAnyCase) {
+  EXPECT_EQ(h::content_type_for("a/b/site.CSS"), "text/css; charset=utf-8");
+  EXPECT_EQ(h::content_type_for("x.woff2"), "font/woff2");
+  EXPECT_EQ(h::content_type_for("archive.tar.gz"), "application/gzip");
+  EXPECT_EQ(h::content_type_for("README"), "application/octet-stream");
+  EXPECT_EQ(h::content_type_for(".bashrc"), "application/octet-stream");
+  EXPECT_EQ(h::content_type_for("dir.v2/file"), "application/octet-stream");
+}
+
+class Tree : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/baton-local-XXXXXX";
+    root_ = mkdtemp(pattern);
+    ASSERT_FALSE(root_.empty());
+    public_ = root_ + "/public";
+    mkdir(public_.c_str(), 0755);
+    mkdir((public_ + "/css").c_str(), 0755);
+    write(public_ + "/css/site.css", "body{}");
+    write(root_ + "/secret", "secret");
+    ASSERT_EQ(symlink("css/site.css", (public_ + "/inside").c_str()), 0);
+    ASSERT_EQ(symlink("../secret", (public_ + "/dotdot").c_str()), 0);
+    ASSERT_EQ(symlink((root_ + "/secret").c_str(), (public_ + "/absolute").c_str()), 0);
+    ASSERT_EQ(symlink("..", (public_ + "/up").c_str()), 0);
+    dirfd_ = open(public_.c_str(), O_RDONLY | O_DIRECTORY);
+    ASSERT_GE(dirfd_, 0);
+  }
+  void TearDown() override {
+    close(dirfd_);
+    std::string command = "rm -rf " + root_;
+    ASSERT_EQ(std::system(command.c_str()), 0);
+  }
+  static void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+  std::string root_, public_;
+  int dirfd_ = -1;
+};
+
+TEST_F(Tree, OpensBeneathAndFollowsOnlyLinksThatStayInside) {
+  int fd = h::open_beneath(dirfd_, "css/site.css");
+  ASSERT_GE(fd, 0);
+  close(fd);
+  fd = h::open_beneath(dirfd_, "inside");
+  ASSERT_GE(fd, 0);
+  close(fd);
+  for (const char* escape : {"dotdot", "absolute", "up/secret", "../secret"}) {
+    EXPECT_LT(h::open_beneath(dirfd_, escape), 0) << escape;
+  }
+}
+
+struct fake_request {
+  std::vector<h::header> headers;
+  h::request head;
+  fake_request(std::string_view method, std::string_view path, std::vector<h::header> fields = {})
+      : headers(std::move(fields)) {
+    head.method = method;
+    head.target = path;
+    head.path = path;
+    head.is_head = method == "HEAD";
+    head.headers = headers.data();
+    head.header_count = headers.size();
+  }
+};
+
+// Everything queued, as the client would read it (files included): written
+// through a socket pair.
+std::string head_text(baton::net::output_queue& out) {
+  int pair[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) return {};
+  EXPECT_EQ(out.flush(pair[0]), baton::net::output_queue::flush_result::done);
+  close(pair[0]);
+  std::string text;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = read(pair[1], buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<size_t>(n));
+  close(pair[1]);
+  return text;
+}
+
+TEST(Health, OkThenDrainingThenMethods) {
+  h::local_routes routes;
+  routes.set_health_path("/healthz");
+  baton::net::output_queue out;
+  h::local_routes::answer a;
+  fake_request get("GET", "/healthz");
+  ASSERT_TRUE(routes.try_answer(get.head, true, false, out, a));
+  EXPECT_EQ(a.status, 200);
+  EXPECT_FALSE(a.close);
+  EXPECT_NE(head_text(out).find("\r\n\r\nOK\n"), std::string::npos);
+  baton::net::output_queue drained;
+  ASSERT_TRUE(routes.try_answer(get.head, true, true, drained, a));
+  EXPECT_EQ(a.status, 503);
+  EXPECT_TRUE(a.close);
+  EXPECT_NE(head_text(drained).find("connection: close"), std::string::npos);
+  baton::net::output_queue posted;
+  fake_request post("POST", "/healthz");
+  ASSERT_TRUE(routes.try_answer(post.head, true, false, posted, a));
+  EXPECT_EQ(a.status, 405);
+  fake_request other("GET", "/healthzz");
+  baton::net::output_queue none;
+  EXPECT_FALSE(routes.try_answer(other.head, true, false, none, a));
+  EXPECT_TRUE(none.empty());
+}
+
+TEST_F(Tree, StaticAnswersRangesAndConditions) {
+  h::local_routes routes;
+  std::string error;
+  ASSERT_TRUE(routes.add_mount("/static/", public_, error)) << error;
+  h::local_routes::answer a;
+  {
+    baton::net::output_queue out;
+    fake_request r("GET", "/static/css/site.css");
+    ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
+    EXPECT_EQ(a.status, 200);
+    EXPECT_EQ(a.body_bytes, 6u);
+    std::string text = head_text(out);
+    EXPECT_NE(text.find("content-type: text/css; charset=utf-8\r\n"), std::string::npos);
+    EXPECT_EQ(text.substr(text.size() - 10), "\r\n\r\nbody{}");
+  }
+  {
+    baton::net::output_queue out;
+    fake_request r("GET", "/static/css/site.css", {{"Range", "bytes=1-2"}});
+    ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
+    EXPECT_EQ(a.status, 206);
+    EXPECT_EQ(a.body_bytes, 2u);
+    std::string text = head_text(out);
+    EXPECT_NE(text.find("content-range: bytes 1-2/6\r\n"), std::string::npos);
+    EXPECT_EQ(text.substr(text.size() - 6), "\r\n\r\nod");
+  }
+  {
+    baton::net::output_queue out;
+    fake_request r("GET", "/static/css/site.css", {{"Range", "bytes=6-"}});
+    ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
+    EXPECT_EQ(a.status, 416);
+    EXPECT_NE(head_text(out).find("content-range: bytes */6\r\n"), std::string::npos);
+  }
+  {
+    baton::net::output_queue out;
+    fake_request r("GET", "/static/css/site.css", {{"If-Modified-Since", "Fri, 01 Jan 2100 00:00:00 GMT"}});
+    ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
+    EXPECT_EQ(a.status, 304);
+    EXPECT_EQ(a.body_bytes, 0u);
+  }
+  {
+    baton::net::output_queue out;
+    fake_request r("GET", "/static/dotdot");
+    ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
+    EXPECT_EQ(a.status, 404);
+  }
+  {
+    baton::net::output_queue out;
+    fake_request r("GET", "/staticx/css/site.css");  // a prefix of a segment is not the route
+    EXPECT_FALSE(routes.try_answer(r.head, true, false, out, a));
+  }
+}
+
+}  // namespace

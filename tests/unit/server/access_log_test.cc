@@ -1,0 +1,73 @@
+// Unit tests for the access log's formatting (src/core/server/access_log.h).
+#include "core/server/access_log.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace h = baton::http1;
+using baton::server::access_log;
+using baton::server::access_record;
+
+struct sample {
+  std::vector<h::header> headers;
+  h::request head;
+  access_record record;
+  sample() {
+    headers = {{"User-Agent", "curl/8 \"x\"\x01"}, {"Referer", "http://r/"}, {"Authorization", "Basic Ym9iOnB3"},
+               {"X-Id", "42"}};
+    head.method = "POST";
+    head.target = "/a/b?x=1";
+    head.path = "/a/b";
+    head.query = "x=1";
+    head.version_minor = 0;
+    head.headers = headers.data();
+    head.header_count = headers.size();
+    record.head = &head;
+    record.client = "10.1.2.3";
+    record.status = 201;
+    record.body_bytes = 0;
+    record.duration_us = 1234567;
+    record.response_head = "HTTP/1.1 201 Created\r\nContent-Type: text/plain\r\nX-Trace: t1\r\n\r\n";
+  }
+};
+
+std::string line(const char* format, const access_record& r) {
+  std::string error;
+  auto log = access_log::open(format, "/dev/null", error);
+  EXPECT_TRUE(log) << error;
+  return log->format_line(r);
+}
+
+TEST(AccessLog, EveryAtom) {
+  sample s;
+  EXPECT_EQ(line("%(h)s %(l)s %(u)s \"%(r)s\" %(m)s %(U)s %(q)s %(H)s %(s)s %(B)s %(b)s", s.record),
+            "10.1.2.3 - bob \"POST /a/b?x=1 HTTP/1.0\" POST /a/b x=1 HTTP/1.0 201 0 -\n");
+  EXPECT_EQ(line("%(T)s %(D)s %(M)s %(L)s", s.record), "1 1234567 1234 1.234567\n");
+  EXPECT_EQ(line("%(f)s|%(a)s", s.record), "http://r/|curl/8 \\\"x\\\"\\x01\n");
+  EXPECT_EQ(line("%({x-id}i)s %({X-Trace}o)s %({content-type}o)s %({missing}i)s %({HOME}e)s", s.record),
+            "42 t1 text/plain - -\n");
+  EXPECT_EQ(line("%(p)s", s.record), std::to_string(getpid()) + "\n");
+  EXPECT_EQ(line("100%% %(nope)s %(h", s.record), "100% - %(h\n");
+}
+
+TEST(AccessLog, TimeIsBracketedLocalTimeWithOffset) {
+  sample s;
+  std::string t = line("%(t)s", s.record);
+  ASSERT_EQ(t.size(), 29u) << t;  // [dd/Mon/yyyy:HH:MM:SS +zzzz]\n
+  EXPECT_EQ(t.front(), '[');
+  EXPECT_EQ(t[27], ']');
+}
+
+TEST(AccessLog, UnixPeerAndEmptyBody) {
+  sample s;
+  s.record.client = "";
+  s.record.body_bytes = 17;
+  EXPECT_EQ(line("%(h)s %(b)s %(B)s", s.record), "- 17 17\n");
+}
+
+}  // namespace
