@@ -14,14 +14,15 @@ BENCH_ARGS  ?=
 DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv python3-mesonpy \
 	libgtest-dev python3-pytest python3-pytest-timeout python3-httpx python3-flask \
 	python3-django python3-psutil curl wrk python3-matplotlib util-linux clang-tidy \
-	python3-starlette python3-fastapi python3-uvloop clang libclang-rt-14-dev
+	python3-starlette python3-fastapi python3-uvloop clang libclang-rt-14-dev python3-watchdog \
+	python3-yaml nginx-light
 # Extra packages the benchmarks need: the peer servers.
 BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn python3-waitress python3-uvicorn \
 	python3-uvloop python3-httptools python3-hypercorn python3-daphne python3-starlette nginx-light strace
 
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
-.PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean
+.PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel
 
 all: build
 
@@ -44,6 +45,14 @@ $(BATON): $(VENV_PY) $(SOURCES)
 	@touch $@
 
 build: $(BATON)
+
+# A wheel for users: `pip install --no-index dist/baton-*.whl` into any venv
+# of this Python (3.11), with or without --system-site-packages.
+wheel: $(VENV_PY)
+	@mkdir -p dist
+	$(VENV_PY) -m pip wheel --quiet --no-build-isolation --no-deps --no-index -w dist \
+		--config-settings=builddir=build/py .
+	@ls dist/baton-*.whl
 
 serve: build
 	$(BATON) apps.demo.app:application --host $(HOST) --port $(PORT)
