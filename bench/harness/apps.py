@@ -26,6 +26,8 @@ class Workload:
     # Requests kept in flight beside the measured load (the mixed workload's
     # slow view); how many is the suite's `background` level.
     background_path: str | None = None
+    # A file served by the servers' static file handlers (under STATIC_DIR).
+    static: str | None = None
 
     def expected_body(self) -> bytes | None:
         if self.request_body_size:
@@ -44,6 +46,7 @@ WORKLOADS = {w.name: w for w in (
     Workload("post-1m", "/echo", 200, None, wsgi="apps.payload.app:application", asgi="apps.payload.asgi:app",
              method="POST", request_body_size=1024 * 1024),
     Workload("busy", "/busy?ms=0.3", 200, b"busy", wsgi="apps.probe.app:application"),
+    Workload("static-64k", "/static/64k.bin", 200, BLOB, wsgi="apps.hello.app:application", static="64k.bin"),
     Workload("django-mixed", "/hello", 200, b"Hello, World!", wsgi="apps.django_wsgi.app:application",
              background_path="/slow?ms=200"),
 )}

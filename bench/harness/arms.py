@@ -51,6 +51,8 @@ class Arm:
     def serves(self, workload: Workload) -> bool:
         if self.interface == "any":
             return workload.name == "hello"
+        if self.interface == "static":
+            return workload.static is not None
         return getattr(workload, self.interface) is not None
 
     def version(self) -> str:
@@ -74,10 +76,39 @@ def _baton(*extra: str, venv_bin: Path | None = None) -> Callable[[int, Workload
 BASELINE_VENV = Path(os.environ["BATON_BASELINE_VENV"]) if os.environ.get("BATON_BASELINE_VENV") else None
 
 
-def _baton_asgi(mode: str, loop: str) -> Callable[[int, Workload], list[str]]:
+def _baton_asgi(mode: str, loop: str, *extra: str) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
         return [str(VENV_BIN / "baton"), w.asgi or "", "--port", str(port), "--log-level", "warning",
-                "--backlog", "4096", "--interface", "asgi", "--asgi-mode", mode, "--loop", loop]
+                "--backlog", "4096", "--interface", "asgi", "--asgi-mode", mode, "--loop", loop, *extra]
+    return command
+
+
+# The files the static workloads serve, written on first use.
+STATIC_DIR = ROOT / "build" / "bench" / "static"
+
+
+def static_dir() -> str:
+    from apps.payload.app import BLOB
+
+    STATIC_DIR.mkdir(parents=True, exist_ok=True)
+    target = STATIC_DIR / "64k.bin"
+    if not target.exists() or target.read_bytes() != BLOB:
+        target.write_bytes(BLOB)
+    return str(STATIC_DIR)
+
+
+def _baton_static(port: int, w: Workload) -> list[str]:
+    return _baton("--blocking-threads", "0", "--static-path-route", "/static", "--static-path-mount",
+                  static_dir())(port, w)
+
+
+ACCESS_LOG = Path(tempfile.gettempdir()) / "baton-bench-access.log"
+
+
+def _baton_access_log(*extra: str) -> Callable[[int, Workload], list[str]]:
+    def command(port: int, w: Workload) -> list[str]:
+        ACCESS_LOG.unlink(missing_ok=True)  # a fresh file per start: the runs write millions of lines
+        return _baton(*extra, "--access-log", "--access-logfile", str(ACCESS_LOG))(port, w)
     return command
 
 
@@ -86,11 +117,11 @@ def _module_file(spec: str) -> tuple[str, str]:
     return str(ROOT / (module.replace(".", "/") + ".py")), attribute
 
 
-def _uwsgi(socket_flag: str) -> Callable[[int, Workload], list[str]]:
+def _uwsgi(socket_flag: str, processes: int = 1) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
         path, attribute = _module_file(w.wsgi)
         return ["uwsgi", socket_flag, f"127.0.0.1:{port}", "--plugin", "python3", "--wsgi-file", path,
-                "--callable", attribute, "--processes", "1", "--threads", "1", "--disable-logging",
+                "--callable", attribute, "--processes", str(processes), "--threads", "1", "--disable-logging",
                 "--single-interpreter", "--listen", "1024", "--die-on-term", "--chdir", str(ROOT)]
     return command
 
@@ -102,10 +133,10 @@ def _waitress(threads: int) -> Callable[[int, Workload], list[str]]:
     return command
 
 
-def _uvicorn(loop: str, http: str) -> Callable[[int, Workload], list[str]]:
+def _uvicorn(loop: str, http: str, *extra: str) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
         return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), "--loop", loop,
-                "--http", http, "--log-level", "warning", "--no-access-log", "--backlog", "4096", w.asgi]
+                "--http", http, "--log-level", "warning", "--no-access-log", "--backlog", "4096", *extra, w.asgi]
     return command
 
 
@@ -134,6 +165,7 @@ http {{
   server {{
     listen 127.0.0.1:{port} backlog=4096;
     location / {{ default_type text/plain; return 200 "Hello, World!"; }}
+    location /static/ {{ alias {static}/; sendfile on; tcp_nopush on; etag on; }}
   }}
 }}
 """
@@ -142,7 +174,7 @@ http {{
 def _nginx(port: int, w: Workload) -> list[str]:
     prefix = tempfile.mkdtemp(prefix="baton-bench-nginx-")
     config = Path(prefix) / "nginx.conf"
-    config.write_text(NGINX_CONFIG.format(prefix=prefix, port=port))
+    config.write_text(NGINX_CONFIG.format(prefix=prefix, port=port, static=static_dir()))
     return [shutil.which("nginx") or "/usr/sbin/nginx", "-p", prefix, "-c", str(config)]
 
 
@@ -188,10 +220,34 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
         describe="baton ASGI, inverted (the native loop stepped inside asyncio, one thread), stdlib asyncio"),
     Arm("baton-asgi-inverted-uvloop", "baton", "asgi", _baton_asgi("inverted", "uvloop"),
         describe="baton ASGI, inverted, uvloop"),
+    Arm("baton-w2-inline", "baton", "wsgi", _baton("--workers", "2", "--blocking-threads", "0"),
+        describe="baton --workers 2, the app on each worker's loop thread"),
+    Arm("baton-w2-pool", "baton", "wsgi", _baton("--workers", "2"),
+        describe="baton --workers 2, each with its pool of 4 app threads (the default)"),
+    Arm("baton-w2-asgi", "baton", "asgi", _baton_asgi("pump", "uvloop", "--workers", "2"),
+        describe="baton ASGI --workers 2, pump on uvloop"),
+    Arm("baton-static", "baton", "wsgi", _baton_static,
+        describe="baton inline with --static-path-route/--static-path-mount: files answered by the core"),
+    Arm("baton-inline-accesslog", "baton", "wsgi", _baton_access_log("--blocking-threads", "0"),
+        describe="baton inline with --access-log to a file (the combined format)"),
+    Arm("baton-pool-1-accesslog", "baton", "wsgi", _baton_access_log("--blocking-threads", "1"),
+        describe="baton pool of 1 with --access-log to a file (the combined format)"),
     Arm("uwsgi-http", "peer", "wsgi", _uwsgi("--http-socket"), packages=("uwsgi-core", "uwsgi-plugin-python3"),
         describe="uWSGI --http-socket, 1 process"),
     Arm("uwsgi-http11", "peer", "wsgi", _uwsgi("--http11-socket"), packages=("uwsgi-core", "uwsgi-plugin-python3"),
         describe="uWSGI --http11-socket (keep-alive), 1 process"),
+    Arm("uwsgi-p2", "peer", "wsgi", _uwsgi("--http11-socket", processes=2),
+        packages=("uwsgi-core", "uwsgi-plugin-python3"), describe="uWSGI --http11-socket --processes 2"),
+    Arm("gunicorn-w2-sync", "peer", "wsgi", _gunicorn("--worker-class", "sync", "--workers", "2"),
+        packages=("gunicorn",), describe="gunicorn -w 2, sync workers"),
+    Arm("gunicorn-w2-gthread", "peer", "wsgi", _gunicorn("--worker-class", "gthread", "--threads", "4",
+                                                          "--workers", "2"),
+        packages=("gunicorn",), describe="gunicorn -w 2, gthread with 4 threads each"),
+    Arm("uvicorn-w2", "peer", "asgi", _uvicorn("uvloop", "httptools", "--workers", "2"),
+        packages=("python3-uvicorn", "python3-uvloop", "python3-httptools"),
+        describe="uvicorn --workers 2, uvloop and httptools"),
+    Arm("nginx-static", "ceiling", "static", _nginx, packages=("nginx-light",),
+        describe="nginx, 1 worker, the same file from location /static/ with sendfile"),
     Arm("gunicorn-sync", "peer", "wsgi", _gunicorn("--worker-class", "sync"), packages=("gunicorn",),
         describe="gunicorn sync worker, 1 worker"),
     Arm("gunicorn-gthread", "peer", "wsgi", _gunicorn("--worker-class", "gthread", "--threads", "4"),
@@ -227,7 +283,7 @@ def available(arm: Arm) -> bool:
         return BASELINE_VENV is not None and (BASELINE_VENV / "bin" / "baton").exists()
     if arm.name.startswith("uwsgi"):
         return shutil.which("uwsgi") is not None
-    if arm.name == "nginx":
+    if arm.name.startswith("nginx"):
         return shutil.which("nginx") is not None or Path("/usr/sbin/nginx").exists()
     for prefix, modules in MODULES.items():
         if arm.name.startswith(prefix):

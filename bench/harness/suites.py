@@ -84,8 +84,23 @@ def suite(name: str) -> Settings:
         # --cores 1 and --cores 2).
         return Settings("asgi", BATON_ASGI + ASGI_PEERS, ["hello", "starlette-json", "fastapi-json"],
                         [16, 64, 256], rounds=2, duration=3, warmup=1)
+    if name == "workers":
+        # Two workers on two cores (wrk shares them): baton's shapes beside
+        # gunicorn -w 2 (sync, gthread), uWSGI --processes 2 and uvicorn
+        # --workers 2, on the bare hello and Django.
+        return Settings("workers", ["baton-w2-inline", "baton-w2-pool", "gunicorn-w2-sync", "gunicorn-w2-gthread",
+                                    "uwsgi-p2", "baton-w2-asgi", "uvicorn-w2"], ["hello", "django"], [64],
+                        rounds=3, duration=4, warmup=1, server_cpus="0,1", client_cpus="0,1")
+    if name == "static":
+        # A 64 KiB file from baton's core beside nginx serving the same file.
+        return Settings("static", ["baton-static", "nginx-static"], ["static-64k"], [16, 64], rounds=3,
+                        duration=4, warmup=1)
+    if name == "access-log":
+        # What --access-log costs per request on the bare hello (bar: under 5 % CPU).
+        return Settings("access-log", ["baton-inline", "baton-inline-accesslog", "baton-pool-1",
+                                       "baton-pool-1-accesslog"], ["hello"], [16], rounds=3, duration=5, warmup=1)
     if name == "dry":
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
-                     "django-mixed, post-echo, idle-memory, pool-syscalls, asgi, dry")
+                     "django-mixed, post-echo, idle-memory, pool-syscalls, asgi, workers, static, access-log, dry")
