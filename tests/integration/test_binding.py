@@ -77,53 +77,24 @@ def test_every_address_of_a_name():
         server.stop()
 
 
-@pytest.mark.parametrize("form", ["bind", "fd"])
-def test_inherited_descriptor(form):
+def listening_socket() -> socket.socket:
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
+    return listener
+
+
+def serve_inherited(command: list[str], listener: socket.socket) -> None:
+    """Runs `command` with `listener` passed down, checks that the port it was
+    bound to is what baton serves and names, then stops it by its pid."""
     port = listener.getsockname()[1]
-    fd = listener.fileno()
-    args = ["-b", f"fd://{fd}"] if form == "bind" else ["--fd", str(fd)]
-    proc = subprocess.Popen([sys.executable, "-m", "baton", *args, OPS], cwd=ROOT, pass_fds=[fd],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(command, cwd=ROOT, pass_fds=[listener.fileno()], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
     listener.close()
     try:
         deadline = time.monotonic() + 10
         while True:
             try:
-                assert ask(f"http://127.0.0.1:{port}/")["SERVER_PORT"] == str(port)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline and proc.poll() is None
-                time.sleep(0.05)
-    finally:
-        proc.terminate()
-        assert proc.wait(10) == 0
-
-
-def test_systemd_socket_activation():
-    """LISTEN_FDS/LISTEN_PID as systemd sets them: descriptors from 3, for this pid."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(64)
-    port = listener.getsockname()[1]
-    # A tiny stand-in for systemd: put the socket at fd 3, set the variables
-    # for the pid that will exec baton, then exec it.
-    launcher = (
-        "import os, sys\n"
-        f"os.dup2({listener.fileno()}, 3)\n"
-        "os.environ['LISTEN_FDS'] = '1'\n"
-        "os.environ['LISTEN_PID'] = str(os.getpid())\n"
-        f"os.execv(sys.executable, [sys.executable, '-m', 'baton', '--host', '127.0.0.1', '--port', '1', {OPS!r}])\n")
-    proc = subprocess.Popen([sys.executable, "-c", launcher], cwd=ROOT, pass_fds=[listener.fileno()],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    listener.close()
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                # Served on the activated socket (not --port 1, which the sockets replace).
                 assert ask(f"http://127.0.0.1:{port}/")["SERVER_PORT"] == str(port)
                 break
             except httpx.TransportError:
@@ -132,6 +103,29 @@ def test_systemd_socket_activation():
     finally:
         proc.terminate()
         assert proc.wait(10) == 0
+
+
+@pytest.mark.parametrize("form", ["bind", "fd"])
+def test_inherited_descriptor(form):
+    listener = listening_socket()
+    fd = listener.fileno()
+    args = ["-b", f"fd://{fd}"] if form == "bind" else ["--fd", str(fd)]
+    serve_inherited([sys.executable, "-m", "baton", *args, OPS], listener)
+
+
+def test_systemd_socket_activation():
+    """LISTEN_FDS/LISTEN_PID as systemd sets them: descriptors from 3, for this pid."""
+    listener = listening_socket()
+    # A tiny stand-in for systemd: put the socket at fd 3, set the variables
+    # for the pid that will exec baton, then exec it. It is served there, not
+    # on --port 1, which the activated sockets replace.
+    launcher = (
+        "import os, sys\n"
+        f"os.dup2({listener.fileno()}, 3)\n"
+        "os.environ['LISTEN_FDS'] = '1'\n"
+        "os.environ['LISTEN_PID'] = str(os.getpid())\n"
+        f"os.execv(sys.executable, [sys.executable, '-m', 'baton', '--host', '127.0.0.1', '--port', '1', {OPS!r}])\n")
+    serve_inherited([sys.executable, "-c", launcher], listener)
 
 
 def test_reuse_port_lets_two_processes_share_a_port():
