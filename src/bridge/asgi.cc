@@ -501,7 +501,11 @@ bool asgi_runner::start_request(http1::stream* s) {
   r->response_started = false;
   r->response_complete = false;
   r->protocol_error = false;
-  r->queued.store(false, std::memory_order_relaxed);
+  // r->queued stays as it is: an object recycled while its old stream's
+  // notice is still queued is still linked in news_, and clearing the mark
+  // here would let the new stream's first wake link it a second time (a
+  // cycle: the drain never ends). deliver_news() clears it when the notice
+  // comes out, and then looks at the new stream, which is harmless.
   s->set_waker(r);
   py_ref scope = build_scope(*s);
   py_ref receive = py_ref::steal(make_channel(&receive_type, this, r));

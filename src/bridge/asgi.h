@@ -40,7 +40,7 @@ struct asgi_request final : http1::app_waker, handoff::notice_link {
   void wake() override;  // any thread
 
   asgi_runner& runner;
-  std::atomic<bool> queued{false};
+  std::atomic<bool> queued{false};  // linked in news_: set by post_news, cleared only by deliver_news
   // Asyncio thread only, from here on.
   http1::stream* s = nullptr;  // null while pooled
   uint64_t generation = 0;

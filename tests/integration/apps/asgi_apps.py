@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from urllib.parse import parse_qs
 
 RECORD = os.environ.get("BATON_TEST_RECORD")
@@ -173,6 +174,33 @@ async def app(scope, receive, send):
         tasks = len(asyncio.all_tasks())
         return await respond(send, body=json.dumps({"tasks": tasks}).encode(), content_type=b"application/json")
     await respond(send, status=404, body=b"not found")
+
+
+async def request_object_reuse(scope, receive, send):
+    """Forces one interleaving of the pump: a request whose notice is still
+    queued when it ends, its request object taken at once by the next
+    stream, and that stream's body arriving while the drain is still busy
+    starting it. Both waits block the asyncio thread on purpose, so the loop
+    thread can act in between: /hold while its client resets and the next
+    request arrives; the task factory (called inside the drain, when the
+    next stream starts) while that stream's body comes in."""
+    if scope["type"] != "http":
+        raise RuntimeError("no lifespan here")
+    if scope["path"] == "/hold":
+        record("holding")
+        time.sleep(1.0)
+        loop = asyncio.get_running_loop()
+
+        def slow_factory(loop, coroutine, **kwargs):
+            loop.set_task_factory(None)
+            record("starting the next request")
+            time.sleep(1.0)
+            return asyncio.Task(coroutine, loop=loop, **kwargs)
+
+        loop.set_task_factory(slow_factory)
+        return
+    body, _ = await read_body(receive)
+    await respond(send, body=b"got %d" % len(body))
 
 
 async def failing_startup(scope, receive, send):
