@@ -336,6 +336,11 @@ bool asgi_runner::try_start(http1::stream* s) {
     return true;
   }
   if (!new_streams_->try_push(s)) return false;
+  // The push is a release store, and a later load may pass one (x86 lets
+  // it too): without the fence, wake_asyncio() could read parked_ before
+  // the drain's last look at the ring sees the push, and neither side would
+  // act. (A notice's push is a seq_cst compare-and-swap and needs none.)
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   wake_asyncio();
   return true;
 }
@@ -379,6 +384,9 @@ bool asgi_runner::drain() {
     }
     if (!pump_) return true;
     parked_.store(true, std::memory_order_seq_cst);
+    // The ring's loads are acquire, not seq_cst: the fence pairs them with
+    // try_start()'s, so the mark and the push cannot both go unseen.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
     if (new_streams_->empty() && news_.empty()) return true;
   }
 }
@@ -599,7 +607,11 @@ void asgi_runner::settle(py_ref& future, PyObject* value_new_ref) {
 }
 
 void asgi_runner::deliver_news(asgi_request* r) {
-  r->queued.store(false, std::memory_order_release);
+  // An exchange, not a store: a wake that found the mark still set (and so
+  // queued nothing) comes before it in the mark's order, and the acquire
+  // makes that wake's news visible to the looks at the stream below. After
+  // a plain store those loads may run ahead of it and miss that news.
+  r->queued.exchange(false, std::memory_order_acq_rel);
   if (r->s == nullptr) return;  // stale: its request ended
   if (r->receive_future) {
     bool ready = false;
