@@ -48,7 +48,15 @@ std::string_view response_field(std::string_view head, std::string_view name) {
 // anything unprintable escaped, so no request can forge a log line.
 void append_escaped(std::string& out, std::string_view text) {
   static constexpr char hex[] = "0123456789abcdef";
-  for (char ch : text) {
+  size_t clean = 0;
+  while (clean < text.size()) {
+    auto c = static_cast<unsigned char>(text[clean]);
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') break;
+    ++clean;
+  }
+  out.append(text.data(), clean);  // the common case: all of it, at once
+  for (size_t i = clean; i < text.size(); ++i) {
+    char ch = text[i];
     auto c = static_cast<unsigned char>(ch);
     if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
       out.push_back(ch);
@@ -69,9 +77,13 @@ void append_or_dash(std::string& out, std::string_view text) {
 }
 
 void append_number(std::string& out, uint64_t v) {
-  char digits[24];
-  int n = std::snprintf(digits, sizeof digits, "%llu", static_cast<unsigned long long>(v));
-  out.append(digits, static_cast<size_t>(n));
+  char digits[20];
+  size_t n = 0;
+  do {
+    digits[sizeof digits - 1 - n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  out.append(digits + sizeof digits - n, n);
 }
 
 // The user of a Basic Authorization field, or "".
@@ -141,6 +153,16 @@ bool access_log::open_file() {
   own_fd_ = own;
   pipe_ = pipe;
   return true;
+}
+
+bool access_log::times_requests() const {
+  for (const piece& p : pieces_) {
+    if (p.kind == atom::seconds || p.kind == atom::micros || p.kind == atom::millis ||
+        p.kind == atom::decimal_seconds) {
+      return true;
+    }
+  }
+  return false;
 }
 
 void access_log::compile(std::string_view format) {
@@ -234,10 +256,10 @@ void access_log::append(std::string& out, const access_record& r) {
       case atom::micros: append_number(out, static_cast<uint64_t>(r.duration_us)); break;
       case atom::millis: append_number(out, static_cast<uint64_t>(r.duration_us / 1000)); break;
       case atom::decimal_seconds: {
-        char text[32];
-        int n = std::snprintf(text, sizeof text, "%lld.%06lld", static_cast<long long>(r.duration_us / 1000000),
-                              static_cast<long long>(r.duration_us % 1000000));
-        out.append(text, static_cast<size_t>(n));
+        append_number(out, static_cast<uint64_t>(r.duration_us / 1000000));
+        std::string fraction = std::to_string(1000000 + r.duration_us % 1000000);  // "1" and six digits
+        out.push_back('.');
+        out.append(fraction, 1, 6);
         break;
       }
       case atom::pid: append_number(out, static_cast<uint64_t>(getpid())); break;

@@ -54,6 +54,9 @@ class access_log {
   // Any thread: reopen the file (log rotation; SIGUSR1).
   void reopen();
   uint64_t dropped_lines() const { return dropped_.load(std::memory_order_relaxed); }
+  // Whether the format has a duration atom (T, D, M, L): only then does
+  // each request read the clock twice.
+  bool times_requests() const;
 
   // Formats one line without writing it (tests).
   std::string format_line(const access_record& r);

@@ -35,7 +35,7 @@ server::server(const server_config& config, std::vector<int> listeners)
     : config_(config),
       header_scratch_(config.connection.request_limits.max_headers),
       context_{loop_,    config_.connection, *this,      shared_input_, header_scratch_.data(),
-               draining_, config.local,        &refusing_, config.access != nullptr} {
+               draining_, config.local,        &refusing_, config.access != nullptr && config.access->times_requests()} {
   config_.connection.streams.stopping = &draining_;
   listeners_ = std::vector<listener_watch>(listeners.size());
   for (size_t i = 0; i < listeners.size(); ++i) {
@@ -216,9 +216,12 @@ void server::retire(stop_reason why) {
 void server::request_done(http1::stream* s) {
   ++requests_done_;
   if (config_.access != nullptr) {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    int64_t now_ns = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+    int64_t now_ns = 0;
+    if (s->started_ns > 0) {
+      timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      now_ns = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+    }
     access_record r;
     r.head = &s->head();
     r.client = s->peer().address;
