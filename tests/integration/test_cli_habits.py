@@ -181,3 +181,20 @@ def test_log_config_ini(tmp_path):
         proc.terminate()
         proc.wait(10)
     assert "INI baton serving" in log_file.read_text()
+
+
+def test_log_config_yaml(tmp_path):
+    log_file = tmp_path / "baton.log"
+    config = tmp_path / "logging.yaml"
+    config.write_text(
+        "version: 1\n"
+        "formatters:\n  plain: {format: 'YAML %(levelname)s %(message)s'}\n"
+        f"handlers:\n  file: {{class: logging.FileHandler, filename: '{log_file}', formatter: plain}}\n"
+        "loggers:\n  baton: {handlers: [file], level: INFO}\n")
+    proc, port = start_logging_to_file(log_file, "--log-config", str(config), OPS)
+    try:
+        assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert "YAML INFO baton serving" in log_file.read_text()

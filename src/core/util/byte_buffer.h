@@ -41,6 +41,7 @@ class byte_buffer {
   void commit(size_t n) { end_ += n; }
 
   void append(const char* p, size_t n) {
+    if (n == 0) return;  // an empty view may carry a null pointer
     std::memcpy(prepare(n), p, n);
     end_ += n;
   }
