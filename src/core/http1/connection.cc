@@ -12,6 +12,7 @@
 
 #include "core/http1/response.h"
 #include "core/util/log.h"
+#include "core/util/text.h"
 
 namespace baton::http1 {
 namespace {
@@ -54,7 +55,7 @@ void connection::decide_trust() {
 
 void connection::set_peer(const peer_info& peer) {
   size_t n = peer.address.size() < sizeof peer_text_ - 1 ? peer.address.size() : sizeof peer_text_ - 1;
-  std::memcpy(peer_text_, peer.address.data(), n);
+  util::copy_bytes(peer_text_, peer.address, n);
   peer_text_[n] = '\0';
   peer_text_length_ = static_cast<uint8_t>(n);
   peer_port_ = peer.port;

@@ -75,10 +75,10 @@ void stream::reset_for(const request& parsed, const char* raw, const peer_info& 
     if (!facts.client.empty()) client = {facts.client, facts.client_port};
     https_ = util::ascii_equals_ignore_case(facts.proto, "https") || util::ascii_equals_ignore_case(facts.proto, "wss");
     forwarded_port_length_ = facts.port.size() <= sizeof forwarded_port_ ? facts.port.size() : 0;
-    std::memcpy(forwarded_port_, facts.port.data(), forwarded_port_length_);
+    util::copy_bytes(forwarded_port_, facts.port, forwarded_port_length_);
   }
   size_t n = client.address.size() < sizeof peer_address_ ? client.address.size() : sizeof peer_address_ - 1;
-  std::memcpy(peer_address_, client.address.data(), n);
+  util::copy_bytes(peer_address_, client.address, n);
   peer_address_length_ = n;
   peer_port_ = client.port;
   listener_ = client.listener;
@@ -375,11 +375,11 @@ bool stream::add_header(std::string_view name, std::string_view value) {
       break;
   }
   char* p = response_head_.prepare(name.size() + value.size() + 4);
-  std::memcpy(p, name.data(), name.size());
+  util::copy_bytes(p, name, name.size());
   p += name.size();
   *p++ = ':';
   *p++ = ' ';
-  std::memcpy(p, value.data(), value.size());
+  util::copy_bytes(p, value, value.size());
   p += value.size();
   *p++ = '\r';
   *p++ = '\n';

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace baton::util {
@@ -53,6 +54,12 @@ inline int hex_digit(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+// Copies the first n bytes of a view; an empty view's data() may be null,
+// which memcpy must not be given even for zero bytes.
+inline void copy_bytes(char* to, std::string_view from, size_t n) {
+  if (n != 0) std::memcpy(to, from.data(), n);
 }
 
 }  // namespace baton::util
