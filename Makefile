@@ -103,10 +103,10 @@ asan-pytest: build build/py-asan/build.ninja
 	PYTHONPATH=build/asan-site PYTHONMALLOC=malloc \
 		LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 		ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:log_path=$(CURDIR)/build/asan-reports/asan \
-		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(CURDIR)/build/asan-reports/ubsan \
-		$(VENV_PY) -m pytest $(ASAN_PYTEST_SUITES) -p no:cacheprovider -q
-	@if ls build/asan-reports/* >/dev/null 2>&1; then cat build/asan-reports/*; \
-		echo "asan-pytest: sanitizer reports (above)"; exit 1; fi
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 BATON_TEST_SANITIZER_REPORTS=$(CURDIR)/build/asan-reports \
+		$(VENV_PY) -m pytest $(ASAN_PYTEST_SUITES) -p no:cacheprovider -q; status=$$?; \
+	if ls build/asan-reports/* >/dev/null 2>&1; then head -c 20000 build/asan-reports/*; \
+		echo "asan-pytest: sanitizer reports (above)"; exit 1; fi; exit $$status
 	@echo "asan-pytest: no sanitizer reports"
 
 tests/conformance/corpus.txt: tools/corpus_to_text.py

@@ -20,6 +20,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTEN_LINE = re.compile(rb"on http://([^\s:]+|\[[^\]]+\]):(\d+)|on unix:(\S+)")
+# Under `make asan-pytest`: ASan's log_path catches its reports, but UBSan's
+# (preloaded beside it) go to stderr whatever UBSAN_OPTIONS says, so a report
+# line in a server's output is also copied where the target looks for reports.
+SANITIZER_LINE = re.compile(rb"runtime error:|ERROR: AddressSanitizer")
+SANITIZER_REPORTS = os.environ.get("BATON_TEST_SANITIZER_REPORTS")
 
 
 class Server:
@@ -56,6 +61,9 @@ class Server:
             for line in iter(self.proc.stdout.readline, b""):
                 with self._log_lock:
                     self._log += line
+                if SANITIZER_REPORTS and SANITIZER_LINE.search(line):
+                    with open(Path(SANITIZER_REPORTS) / f"output.{self.proc.pid}", "ab") as report:
+                        report.write(line)
                 m = LISTEN_LINE.search(line)
                 if m and not found.is_set():
                     if m.group(3):
