@@ -31,17 +31,33 @@ def fmt_rps(v: float) -> str:
     return f"{v / 1000:.1f}k"
 
 
+def load_rows(artifact: dict) -> list[dict]:
+    """The summary rows measured under load (idle-memory rows have no rps)."""
+    return [r for r in artifact["summary"] if "rps_median" in r]
+
+
+def config_of(row: dict) -> tuple[str, int, int]:
+    """A table's key: workload, connections and the slow requests kept in flight beside them."""
+    return row["workload"], row["connections"], row.get("background") or 0
+
+
+def config_title(workload: str, connections: int, background: int) -> str:
+    extra = f", {background} slow request(s) in flight" if background else ""
+    return f"{workload}, {connections} connections{extra}"
+
+
 def ratios(artifact: dict) -> list[tuple[str, str, str, int, float]]:
-    """(baton arm, peer arm, workload, connections, rps ratio) from one run."""
+    """(baton arm, peer arm, configuration, connections, rps ratio) from one run."""
     kinds = {name: info["kind"] for name, info in artifact["arms"].items()}
-    rows = {(r["workload"], r["connections"], r["arm"]): r for r in artifact["summary"]}
+    rows = {(config_of(r), r["arm"]): r for r in load_rows(artifact)}
     out = []
-    for (workload, connections, arm), row in rows.items():
+    for (config, arm), row in rows.items():
         if kinds.get(arm) != "baton":
             continue
-        for (w2, c2, peer), prow in rows.items():
-            if (w2, c2) == (workload, connections) and kinds.get(peer) == "peer" and prow["rps_median"]:
-                out.append((arm, peer, workload, connections, row["rps_median"] / prow["rps_median"]))
+        for (config2, peer), prow in rows.items():
+            if config2 == config and kinds.get(peer) == "peer" and prow["rps_median"]:
+                workload = config[0] + (f" (+{config[2]} slow)" if config[2] else "")
+                out.append((arm, peer, workload, config[1], row["rps_median"] / prow["rps_median"]))
     return sorted(out)
 
 
@@ -50,9 +66,9 @@ def latency(row: dict, key: str, pipelined: bool) -> str:
     return "–" if pipelined else f"{row[key]:.0f}"
 
 
-def table(artifact: dict, workload: str, connections: int) -> list[str]:
+def table(artifact: dict, config: tuple[str, int, int]) -> list[str]:
     kinds = {name: info["kind"] for name, info in artifact["arms"].items()}
-    rows = [r for r in artifact["summary"] if r["workload"] == workload and r["connections"] == connections]
+    rows = [r for r in load_rows(artifact) if config_of(r) == config]
     rows.sort(key=lambda r: (KIND_ORDER.get(kinds.get(r["arm"]), 3), -r["rps_median"]))
     peers = [r["rps_median"] for r in rows if kinds.get(r["arm"]) == "peer"]
     fastest_peer = max(peers) if peers else None
@@ -79,10 +95,10 @@ def table(artifact: dict, workload: str, connections: int) -> list[str]:
     return lines
 
 
-def thread_table(artifact: dict, workload: str, connections: int) -> list[str]:
+def thread_table(artifact: dict, config: tuple[str, int, int]) -> list[str]:
     lines = ["| arm | thread | CPU (median of samples) | µs CPU per request |", "|---|---|---:|---:|"]
-    for r in artifact["summary"]:
-        if r["workload"] != workload or r["connections"] != connections:
+    for r in load_rows(artifact):
+        if config_of(r) != config:
             continue
         for t in r["threads"]:
             if t["cpu_seconds"] <= 0:
@@ -90,6 +106,19 @@ def thread_table(artifact: dict, workload: str, connections: int) -> list[str]:
             lines.append(f"| {r['arm']} | {t['name']} (pid {t['pid']}, tid {t['tid']}) "
                          f"| {t['cpu_fraction_median']:.0%} | {t['us_per_request']:.2f} |")
     return lines
+
+
+def idle_table(artifact: dict) -> list[str]:
+    rows = [r for r in artifact["summary"] if "idle_memory" in r]
+    if not rows:
+        return []
+    lines = ["### Idle keep-alive connections: memory per connection", "",
+             "| arm | connections | RSS before KiB | RSS after KiB | bytes per connection |", "|---|---:|---:|---:|---:|"]
+    for r in sorted(rows, key=lambda r: r["idle_memory"]["bytes_per_connection"]):
+        m = r["idle_memory"]
+        lines.append(f"| {r['arm']} | {r['connections']} | {m['rss_before_kib']} | {m['rss_after_kib']} "
+                     f"| {m['bytes_per_connection']} |")
+    return lines + [""]
 
 
 def plots(artifact: dict, docs: Path) -> list[str]:
@@ -104,8 +133,10 @@ def plots(artifact: dict, docs: Path) -> list[str]:
     arm_names = sorted(artifact["arms"], key=lambda a: (KIND_ORDER.get(kinds[a], 3), a))
     colours = {arm: plt.cm.tab20(i % 20) for i, arm in enumerate(arm_names)}
     styles = {"baton": ("-", 2.5, "o"), "peer": ("--", 1.2, "s"), "ceiling": (":", 1.5, "^")}
-    for workload in sorted({r["workload"] for r in artifact["summary"]}):
-        rows = [r for r in artifact["summary"] if r["workload"] == workload]
+    # One point per arm and concurrency: rows with slow requests beside them stay in the tables.
+    measured = [r for r in load_rows(artifact) if not r.get("background")]
+    for workload in sorted({r["workload"] for r in measured}):
+        rows = [r for r in measured if r["workload"] == workload]
         fig, ax = plt.subplots(figsize=(8, 4.5))
         for arm in [a for a in arm_names if any(r["arm"] == a for r in rows)]:
             points = sorted((r["connections"], r["rps_median"]) for r in rows if r["arm"] == arm)
@@ -175,19 +206,22 @@ def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[
     out += ["", "Socket errors are wrk's count of connections that failed or closed under it; a server that "
             "closes after every response (uWSGI's `--http-socket`) may show them while "
             "every answer it gave was a 200. Non-2xx counts wrong answers.", ""]
-    configs = sorted({(r["workload"], r["connections"]) for r in artifact["summary"]})
-    for workload, connections in configs:
-        out += [f"### {workload}, {connections} connections", ""] + table(artifact, workload, connections) + [""]
-    out += ["### Ratios measured in this run (baton arm ÷ peer, rps medians)", "",
-            "| baton arm | peer | workload | connections | ratio |", "|---|---|---|---:|---:|"]
-    for arm, peer, workload, connections, ratio in ratios(artifact):
-        out.append(f"| {arm} | {peer} | {workload} | {connections} | {ratio:.2f}x |")
-    out.append("")
-    for workload, connections in configs:
-        out += [f"### Per-thread CPU: {workload}, {connections} connections", "",
+    configs = sorted({config_of(r) for r in load_rows(artifact)})
+    for config in configs:
+        out += [f"### {config_title(*config)}", ""] + table(artifact, config) + [""]
+    out += idle_table(artifact)
+    measured_ratios = ratios(artifact)
+    if measured_ratios:
+        out += ["### Ratios measured in this run (baton arm ÷ peer, rps medians)", "",
+                "| baton arm | peer | workload | connections | ratio |", "|---|---|---|---:|---:|"]
+        for arm, peer, workload, connections, ratio in measured_ratios:
+            out.append(f"| {arm} | {peer} | {workload} | {connections} | {ratio:.2f}x |")
+        out.append("")
+    for config in configs:
+        out += [f"### Per-thread CPU: {config_title(*config)}", "",
                 "The busiest threads of each arm (from `/proc/PID/task/TID/stat`, sampled every 0.5 s). "
                 "A thread near 100 % is the bound; a client near 100 % means wrk, not the server, set the rate.",
-                ""] + thread_table(artifact, workload, connections) + [""]
+                ""] + thread_table(artifact, config) + [""]
     syscall_rows = [r for r in artifact["summary"] if r.get("syscalls_per_request")]
     if syscall_rows:
         out += ["### Syscalls per request (`strace -c -f`, a separate 2 s run per arm; its rate is not reported)",

@@ -88,8 +88,9 @@ def suite(name: str) -> Settings:
         # Two workers on two cores (wrk shares them): baton's shapes beside
         # gunicorn -w 2 (sync, gthread), uWSGI --processes 2 and uvicorn
         # --workers 2, on the bare hello and Django.
-        return Settings("workers", ["baton-w2-inline", "baton-w2-pool", "gunicorn-w2-sync", "gunicorn-w2-gthread",
-                                    "uwsgi-p2", "baton-w2-asgi", "uvicorn-w2"], ["hello", "django"], [64],
+        return Settings("workers", ["baton-w2-inline", "baton-w2-pool", "baton-w2-pool-1", "gunicorn-w2-sync",
+                                    "gunicorn-w2-gthread", "uwsgi-p2", "baton-w2-asgi", "baton-w2-asgi-inverted",
+                                    "uvicorn-w2"], ["hello", "django"], [64],
                         rounds=3, duration=4, warmup=1, server_cpus="0,1", client_cpus="0,1")
     if name == "static":
         # A 64 KiB file from baton's core beside nginx serving the same file.
