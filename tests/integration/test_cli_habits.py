@@ -166,35 +166,29 @@ def test_log_config_routes_baton_and_core_lines(tmp_path):
     assert "CUSTOM baton INFO shutting down: finishing" in text
 
 
-def test_log_config_ini(tmp_path):
-    log_file = tmp_path / "baton.log"
-    ini = tmp_path / "logging.ini"
-    ini.write_text(
-        "[loggers]\nkeys=root,baton\n[handlers]\nkeys=file\n[formatters]\nkeys=plain\n"
-        "[logger_root]\nhandlers=\n[logger_baton]\nhandlers=file\nqualname=baton\nlevel=INFO\n"
-        f"[handler_file]\nclass=FileHandler\nformatter=plain\nargs=({str(log_file)!r},)\n"
-        "[formatter_plain]\nformat=INI %(message)s\n")
-    proc, port = start_logging_to_file(log_file, "--log-config", str(ini), OPS)
-    try:
-        assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
-    finally:
-        proc.terminate()
-        proc.wait(10)
-    assert "INI baton serving" in log_file.read_text()
+def ini_config(log_file):
+    return ("[loggers]\nkeys=root,baton\n[handlers]\nkeys=file\n[formatters]\nkeys=plain\n"
+            "[logger_root]\nhandlers=\n[logger_baton]\nhandlers=file\nqualname=baton\nlevel=INFO\n"
+            f"[handler_file]\nclass=FileHandler\nformatter=plain\nargs=({str(log_file)!r},)\n"
+            "[formatter_plain]\nformat=CONFIGURED %(levelname)s %(message)s\n")
 
 
-def test_log_config_yaml(tmp_path):
+def yaml_config(log_file):
+    return ("version: 1\n"
+            "formatters:\n  plain: {format: 'CONFIGURED %(levelname)s %(message)s'}\n"
+            f"handlers:\n  file: {{class: logging.FileHandler, filename: '{log_file}', formatter: plain}}\n"
+            "loggers:\n  baton: {handlers: [file], level: INFO}\n")
+
+
+@pytest.mark.parametrize("suffix,make", [(".ini", ini_config), (".yaml", yaml_config)])
+def test_log_config_ini_and_yaml(tmp_path, suffix, make):
     log_file = tmp_path / "baton.log"
-    config = tmp_path / "logging.yaml"
-    config.write_text(
-        "version: 1\n"
-        "formatters:\n  plain: {format: 'YAML %(levelname)s %(message)s'}\n"
-        f"handlers:\n  file: {{class: logging.FileHandler, filename: '{log_file}', formatter: plain}}\n"
-        "loggers:\n  baton: {handlers: [file], level: INFO}\n")
+    config = tmp_path / f"logging{suffix}"
+    config.write_text(make(log_file))
     proc, port = start_logging_to_file(log_file, "--log-config", str(config), OPS)
     try:
         assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
     finally:
         proc.terminate()
         proc.wait(10)
-    assert "YAML INFO baton serving" in log_file.read_text()
+    assert "CONFIGURED INFO baton serving" in log_file.read_text()
