@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/http1/response.h"
+#include "bridge/app_error_log.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
 
@@ -840,31 +841,7 @@ void asgi_runner::finish(asgi_request* r, uint64_t generation, PyObject* error) 
 }
 
 void asgi_runner::log_exception(const char* message, const http1::stream* s) {
-  PyObject *type, *value, *traceback;
-  PyErr_Fetch(&type, &value, &traceback);
-  PyErr_NormalizeException(&type, &value, &traceback);
-  if (value != nullptr && traceback != nullptr) PyException_SetTraceback(value, traceback);
-  py_ref t = py_ref::steal(type), v = py_ref::steal(value), tb = py_ref::steal(traceback);
-  py_ref msg;
-  if (s != nullptr) {
-    const http1::request& head = s->head();
-    http1::peer_info peer = s->peer();
-    std::string target(head.target.substr(0, 200));
-    std::string method(head.method.substr(0, 32));
-    std::string client = peer.address.empty() ? std::string("unix socket")
-                                              : std::string(peer.address) + ":" + std::to_string(peer.port);
-    msg = py_ref::steal(PyUnicode_FromFormat("%s (%s %s from %s)", message, method.c_str(), target.c_str(),
-                                             client.c_str()));
-  } else {
-    msg = py_ref::steal(PyUnicode_FromString(message));
-  }
-  if (log_exception_ && msg) {
-    py_ref res = py_ref::steal(PyObject_CallFunctionObjArgs(log_exception_.get(), msg.get(),
-                                                            v ? v.get() : Py_None, nullptr));
-    if (res) return;
-  }
-  PyErr_Clear();
-  log::write(log::level::error, "%s (and the error could not be logged)", message);
+  log_app_exception(log_exception_.get(), message, s);
 }
 
 bool asgi_types_ready() {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "bridge/app_error_log.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
 
@@ -338,31 +339,7 @@ py_ref wsgi_handler::build_environ(http1::stream& s, PyObject* input) {
 }
 
 void wsgi_handler::log_current_exception(const char* message, const http1::stream* s) {
-  PyObject *type, *value, *traceback;
-  PyErr_Fetch(&type, &value, &traceback);
-  PyErr_NormalizeException(&type, &value, &traceback);
-  if (value != nullptr && traceback != nullptr) PyException_SetTraceback(value, traceback);
-  py_ref t = py_ref::steal(type), v = py_ref::steal(value), tb = py_ref::steal(traceback);
-  py_ref msg;
-  if (s != nullptr) {
-    const http1::request& head = s->head();
-    http1::peer_info peer = s->peer();
-    std::string target(head.target.substr(0, 200));
-    std::string method(head.method.substr(0, 32));
-    std::string client = peer.address.empty() ? std::string("unix socket")
-                                              : std::string(peer.address) + ":" + std::to_string(peer.port);
-    msg = py_ref::steal(PyUnicode_FromFormat("%s (%s %s from %s)", message, method.c_str(), target.c_str(),
-                                             client.c_str()));
-  } else {
-    msg = py_ref::steal(PyUnicode_FromString(message));
-  }
-  if (log_exception_ && msg) {
-    py_ref r = py_ref::steal(PyObject_CallFunctionObjArgs(log_exception_.get(), msg.get(),
-                                                          v ? v.get() : Py_None, nullptr));
-    if (r) return;
-  }
-  PyErr_Clear();
-  log::write(log::level::error, "%s (and the error could not be logged)", message);
+  log_app_exception(log_exception_.get(), message, s);
 }
 
 // PEP 3333: close() is called whatever happened, if the iterable has one.
