@@ -8,9 +8,11 @@ so parallel runs never race for a port.
 from __future__ import annotations
 
 import os
+import random
 import re
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -257,3 +259,64 @@ def closed_by_peer(sock: socket.socket, timeout: float = 5.0) -> bool:
         return True
     except socket.timeout:
         return False
+
+
+def reset_close(s: socket.socket) -> None:
+    """Closes with a reset, so the server sees the client vanish at once."""
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+
+
+def crosstalk_probe(connect, clients: int, rounds: int, sizes: list[int]) -> tuple[list[str], int]:
+    """Clients send tagged bodies of the given sizes over keep-alive
+    connections to a `/tagged` echo route and a fifth of the time vanish
+    (reset) at a random point: before their request is whole, or after it
+    is sent. Every answer that arrives must be the one to its own request,
+    and keep-alive connections must stay open. Returns (what went wrong,
+    answers read)."""
+    wrong: list[str] = []
+    answered = [0]
+    lock = threading.Lock()
+
+    def run_client(seed: int) -> None:
+        rng = random.Random(seed)
+        s = None
+        try:
+            for i in range(rounds):
+                if s is None:
+                    s = connect()
+                tag = f"c{seed}-r{i}"
+                body = bytes([97 + i % 26]) * rng.choice(sizes)
+                request = (b"POST /tagged?tag=%s HTTP/1.1\r\nHost: t\r\nContent-Length: %d\r\n\r\n"
+                           % (tag.encode(), len(body))) + body
+                fate = rng.random()
+                if fate < 0.1:
+                    s.sendall(request[: rng.randrange(1, len(request))])
+                    reset_close(s)
+                    s = None
+                    continue
+                s.sendall(request)
+                if fate < 0.2:
+                    reset_close(s)
+                    s = None
+                    continue
+                _, headers, answer, _ = read_response(s)
+                with lock:
+                    answered[0] += 1
+                    if answer != tag.encode() + b":" + body:
+                        wrong.append(tag)
+                    if headers.get("connection") == "close":
+                        wrong.append(f"{tag}: the server closed a keep-alive connection")
+        except Exception as error:  # a client that fails is a wrong answer too
+            with lock:
+                wrong.append(f"client {seed}: {error!r}")
+        finally:
+            if s is not None:
+                s.close()
+
+    threads = [threading.Thread(target=run_client, args=(n,)) for n in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return wrong, answered[0]

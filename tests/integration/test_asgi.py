@@ -5,8 +5,6 @@ lifespan, bad apps, and the uvicorn-style behaviours users rely on."""
 import hashlib
 import json
 import signal
-import socket
-import struct
 import threading
 import time
 
@@ -14,7 +12,7 @@ import httpx
 import pytest
 
 from tests.conftest import ASGI_SHAPES
-from tests.integration.server import Server, closed_by_peer, read_response, read_until_closed
+from tests.integration.server import Server, crosstalk_probe, read_response, read_until_closed, reset_close
 
 APP = "tests.integration.apps.asgi_apps:app"
 REQUIRED_KEYS = {"type", "asgi", "http_version", "method", "scheme", "path", "raw_path", "query_string",
@@ -35,11 +33,6 @@ def wait_for_record(server, line: str, timeout: float = 5.0) -> bool:
             return True
         time.sleep(0.02)
     return False
-
-
-def reset_close(s: socket.socket) -> None:
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    s.close()
 
 
 @pytest.fixture(scope="module", params=list(ASGI_SHAPES))
@@ -244,45 +237,9 @@ def test_a_protocol_error_is_raised_to_the_app_and_the_connection_closed(asgi, p
 
 
 def test_answers_never_cross_between_requests_while_clients_vanish(asgi):
-    wrong: list[str] = []
-    lock = threading.Lock()
-
-    def client(seed: int) -> None:
-        import random
-        rng = random.Random(seed)
-        s = None
-        try:
-            for i in range(40):
-                if s is None:
-                    s = asgi.connect()
-                tag = f"c{seed}-r{i}"
-                body = bytes([97 + i % 26]) * rng.choice([0, 10, 3000, 70000, 300000])
-                request = (b"POST /tagged?tag=%s HTTP/1.1\r\nHost: t\r\nContent-Length: %d\r\n\r\n"
-                           % (tag.encode(), len(body))) + body
-                fate = rng.random()
-                if fate < 0.15:
-                    s.sendall(request[: rng.randrange(1, len(request))])
-                    reset_close(s)
-                    s = None
-                    continue
-                s.sendall(request)
-                _, headers, answer, _ = read_response(s)
-                if answer != tag.encode() + b":" + body:
-                    with lock:
-                        wrong.append(tag)
-        except Exception as error:
-            with lock:
-                wrong.append(f"client {seed}: {error!r}")
-        finally:
-            if s is not None:
-                s.close()
-
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    wrong, answered = crosstalk_probe(asgi.connect, clients=6, rounds=40, sizes=[0, 10, 3000, 70000, 300000])
     assert not wrong, wrong
+    assert answered > 6 * 40 // 2
 
 
 def test_a_request_object_reused_while_its_notice_is_queued_keeps_the_server_answering(start_asgi, asgi_shape):

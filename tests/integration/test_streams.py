@@ -3,25 +3,16 @@ and slow or vanishing clients cost their own request and nothing else, the
 answers never cross between requests, and a stop ends even with a hung view."""
 
 import json
-import random
 import signal
 import socket
-import struct
-import threading
 import time
 
 import pytest
 
 from tests.conftest import SHAPES
-from tests.integration.server import Server, read_response
+from tests.integration.server import Server, crosstalk_probe, read_response, reset_close
 
 APP = "tests.integration.apps.wsgi_apps:app"
-
-
-def reset_close(s: socket.socket) -> None:
-    """Closes with a reset, so the server sees the client vanish at once."""
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    s.close()
 
 
 def pool_size(shape) -> int:
@@ -64,59 +55,11 @@ def test_a_slow_view_occupies_one_thread_while_other_requests_flow(start_server,
 
 
 def test_answers_never_cross_between_requests_while_clients_vanish(server):
-    """Clients send tagged bodies of many sizes over keep-alive connections,
-    and a fifth of the time vanish (reset) at a random point; every answer
-    that does arrive must be the one to its own request. Streams are recycled
-    all along, so a stream that kept anything of an earlier request shows."""
-    wrong: list[str] = []
-    answered = [0]
-    lock = threading.Lock()
-
-    def client(seed: int) -> None:
-        try:
-            run_client(seed)
-        except Exception as error:  # a client that fails is a wrong answer too
-            with lock:
-                wrong.append(f"client {seed}: {error!r}")
-
-    def run_client(seed: int) -> None:
-        rng = random.Random(seed)
-        s = None
-        for i in range(60):
-            if s is None:
-                s = server.connect()
-            tag = f"c{seed}-r{i}"
-            body = bytes([97 + i % 26]) * rng.choice([0, 10, 3000, 70000, 200000])
-            request = (b"POST /tagged?tag=%s HTTP/1.1\r\nHost: t\r\nContent-Length: %d\r\n\r\n"
-                       % (tag.encode(), len(body))) + body
-            fate = rng.random()
-            if fate < 0.1:
-                s.sendall(request[: rng.randrange(1, len(request))])
-                reset_close(s)
-                s = None
-                continue
-            s.sendall(request)
-            if fate < 0.2:
-                reset_close(s)
-                s = None
-                continue
-            _, headers, answer, _ = read_response(s)
-            with lock:
-                answered[0] += 1
-                if answer != tag.encode() + b":" + body:
-                    wrong.append(tag)
-                if headers.get("connection") == "close":
-                    wrong.append(f"{tag}: the server closed a keep-alive connection")
-        if s is not None:
-            s.close()
-
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    """Streams are recycled all along while clients vanish at random points,
+    so a stream that kept anything of an earlier request shows."""
+    wrong, answered = crosstalk_probe(server.connect, clients=8, rounds=60, sizes=[0, 10, 3000, 70000, 200000])
     assert not wrong, wrong
-    assert answered[0] > 8 * 60 // 2
+    assert answered > 8 * 60 // 2
     assert httpx_get(server, "/hello") == b"Hello, World!"
 
 
