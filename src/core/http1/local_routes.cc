@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -157,7 +158,7 @@ constexpr type_entry content_types[] = {
 
 // The kernel has no openat2 (before 5.6), or forbids it (a seccomp filter):
 // found once, then the fallback is used.
-bool openat2_missing = false;
+std::atomic<bool> openat2_missing{false};
 
 }  // namespace
 
@@ -211,14 +212,17 @@ bool static_relative_path(std::string_view rest, std::string& out) {
   return !out.empty();
 }
 
+// O_NONBLOCK: opening a FIFO (or a device) that sits in the directory must
+// not wait for a writer on the loop thread; such files are refused after the
+// fstat anyway, and O_NONBLOCK does not change sendfile from a regular file.
 int open_beneath(int dirfd, const std::string& relative) {
-  if (!openat2_missing) {
+  if (!openat2_missing.load(std::memory_order_relaxed)) {
     open_how how{};
-    how.flags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
+    how.flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
     long fd = syscall(SYS_openat2, dirfd, relative.c_str(), &how, sizeof how);
     if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return static_cast<int>(fd);
-    openat2_missing = true;
+    openat2_missing.store(true, std::memory_order_relaxed);
   }
   // No openat2: walk the path, refusing every symbolic link.
   int current = dirfd;
@@ -227,7 +231,7 @@ int open_beneath(int dirfd, const std::string& relative) {
     size_t slash = relative.find('/', start);
     bool last = slash == std::string::npos;
     std::string part = relative.substr(start, last ? std::string::npos : slash - start);
-    int flags = O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | (last ? O_RDONLY : (O_PATH | O_DIRECTORY));
+    int flags = O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | (last ? O_RDONLY | O_NONBLOCK : (O_PATH | O_DIRECTORY));
     int next = openat(current, part.c_str(), flags);
     int saved = errno;
     if (current != dirfd) ::close(current);
@@ -260,29 +264,18 @@ bool local_routes::add_mount(std::string route, std::string directory, std::stri
 
 void local_routes::simple(net::output_queue& out, int status, std::string_view body, bool keep_alive,
                           bool head_only, std::string_view extra, answer& result) const {
-  byte_buffer& b = out.bytes();
-  char line[96];
-  int n = std::snprintf(line, sizeof line, "HTTP/1.1 %d %s\r\ncontent-type: text/plain; charset=utf-8\r\n", status,
-                        status_reason(status));
-  b.append(line, static_cast<size_t>(n));
-  n = std::snprintf(line, sizeof line, "content-length: %zu\r\n", body.size());
-  b.append(line, static_cast<size_t>(n));
-  b.append(extra);
-  if (!keep_alive) b.append("connection: close\r\n");
-  b.append(current_date_line());
-  b.append(server_line_);
-  b.append("\r\n", 2);
-  if (!head_only) b.append(body);
+  append_simple_response(out.bytes(), status, current_date_line(), "text/plain; charset=utf-8", body, !keep_alive,
+                         head_only, {extra, server_line_});
   result.status = status;
   result.body_bytes = head_only ? 0 : body.size();
   result.close = !keep_alive;
 }
 
 void local_routes::refuse_draining(const request& head, net::output_queue& out, answer& result) {
-  append_simple_response(out.bytes(), 503, current_date_line(), "text/plain; charset=utf-8",
-                         "the server is shutting down\n", true, head.is_head);
+  constexpr std::string_view body = "the server is shutting down\n";
+  append_simple_response(out.bytes(), 503, current_date_line(), "text/plain; charset=utf-8", body, true, head.is_head);
   result.status = 503;
-  result.body_bytes = head.is_head ? 0 : 28;
+  result.body_bytes = head.is_head ? 0 : body.size();
   result.close = true;
 }
 
@@ -336,8 +329,11 @@ bool local_routes::answer_static(const static_mount& mount, std::string_view res
     return true;
   }
   uint64_t size = static_cast<uint64_t>(st.st_size);
-  char etag[64];
-  std::snprintf(etag, sizeof etag, "\"%llx-%llx\"", static_cast<unsigned long long>(st.st_mtim.tv_sec),
+  // A strong validator must change whenever the file does: the inode and
+  // the modification time to the nanosecond, not only the second and size.
+  char etag[96];
+  std::snprintf(etag, sizeof etag, "\"%llx-%llx.%lx-%llx\"", static_cast<unsigned long long>(st.st_ino),
+                static_cast<unsigned long long>(st.st_mtim.tv_sec), static_cast<long>(st.st_mtim.tv_nsec),
                 static_cast<unsigned long long>(size));
   char modified[40];
   format_http_date(st.st_mtim.tv_sec, modified, sizeof modified);
@@ -371,7 +367,8 @@ bool local_routes::answer_static(const static_mount& mount, std::string_view res
 
   uint64_t first = 0, last = size == 0 ? 0 : size - 1;
   int ranged = 0;
-  if (std::string_view range = find_header(head, "range"); !range.empty()) {
+  // Range applies to GET only (RFC 9110 section 14.2): HEAD answers as for the whole file.
+  if (std::string_view range = head.is_head ? std::string_view() : find_header(head, "range"); !range.empty()) {
     std::string_view if_range = util::trim_ows(find_header(head, "if-range"));
     bool applies = if_range.empty() || if_range == etag ||
                    (if_range.front() != '"' && parse_http_date(if_range) == st.st_mtim.tv_sec);

@@ -112,7 +112,7 @@ void append_chunk_header(byte_buffer& out, size_t length) {
 
 void append_simple_response(byte_buffer& out, int status, std::string_view date_line,
                             std::string_view content_type, std::string_view body, bool close,
-                            bool head_only) {
+                            bool head_only, std::initializer_list<std::string_view> extra) {
   char number[64];
   int n = std::snprintf(number, sizeof number, "HTTP/1.1 %d ", status);
   out.append(number, static_cast<size_t>(n));
@@ -123,6 +123,7 @@ void append_simple_response(byte_buffer& out, int status, std::string_view date_
   out.append(number, static_cast<size_t>(n));
   if (close) out.append("connection: close\r\n");
   out.append(date_line);
+  for (std::string_view fields : extra) out.append(fields);
   out.append("\r\n", 2);
   if (!head_only) out.append(body);
 }

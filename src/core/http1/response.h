@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
+#include <initializer_list>
 #include <string_view>
 
 #include "core/util/byte_buffer.h"
@@ -46,9 +47,11 @@ void append_chunk_header(byte_buffer& out, size_t length);
 inline constexpr std::string_view last_chunk = "0\r\n\r\n";
 
 // A complete response the server writes on its own behalf (errors, timeouts,
-// the native hello). Always closes when `close` is set.
+// the native hello, the health path and static files' short answers).
+// Always closes when `close` is set. `extra`: whole field lines ("name:
+// value\r\n") added to the head.
 void append_simple_response(byte_buffer& out, int status, std::string_view date_line,
                             std::string_view content_type, std::string_view body, bool close,
-                            bool head_only = false);
+                            bool head_only = false, std::initializer_list<std::string_view> extra = {});
 
 }  // namespace baton::http1

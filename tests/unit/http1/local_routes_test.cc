@@ -193,4 +193,54 @@ TEST_F(Tree, StaticAnswersRangesAndConditions) {
   }
 }
 
+// A FIFO in the directory: opening it must not wait for a writer (the loop
+// thread would hang); it is not a regular file, so it is not found.
+TEST_F(Tree, AFifoIsRefusedWithoutWaitingForAWriter) {
+  ASSERT_EQ(mkfifo((public_ + "/pipe").c_str(), 0644), 0);
+  h::local_routes routes;
+  std::string error;
+  ASSERT_TRUE(routes.add_mount("/static/", public_, error)) << error;
+  h::local_routes::answer a;
+  baton::net::output_queue out;
+  fake_request r("GET", "/static/pipe");
+  ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
+  EXPECT_EQ(a.status, 404);
+}
+
+TEST_F(Tree, HeadIgnoresRange) {
+  h::local_routes routes;
+  std::string error;
+  ASSERT_TRUE(routes.add_mount("/static/", public_, error)) << error;
+  h::local_routes::answer a;
+  baton::net::output_queue out;
+  fake_request r("HEAD", "/static/css/site.css", {{"Range", "bytes=1-2"}});
+  ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
+  EXPECT_EQ(a.status, 200);
+  EXPECT_NE(head_text(out).find("content-length: 6\r\n"), std::string::npos);
+}
+
+// The same size and the same second, another content: the ETag changes.
+TEST_F(Tree, TheEtagChangesWithinASecond) {
+  h::local_routes routes;
+  std::string error;
+  ASSERT_TRUE(routes.add_mount("/static/", public_, error)) << error;
+  std::string path = public_ + "/css/site.css";
+  auto etag_at = [&](long nanoseconds) {
+    timespec times[2] = {{1700000000, 0}, {1700000000, nanoseconds}};
+    EXPECT_EQ(utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
+    h::local_routes::answer a;
+    baton::net::output_queue out;
+    fake_request r("GET", "/static/css/site.css");
+    EXPECT_TRUE(routes.try_answer(r.head, true, false, out, a));
+    std::string text = head_text(out);
+    size_t at = text.find("etag: ");
+    return at == std::string::npos ? std::string() : text.substr(at, text.find("\r\n", at) - at);
+  };
+  std::string first = etag_at(100);
+  write(path, "BODY{}");
+  std::string second = etag_at(200);
+  EXPECT_FALSE(first.empty());
+  EXPECT_NE(first, second);
+}
+
 }  // namespace
