@@ -71,12 +71,16 @@ def _number(convert: Callable[[str], Any], low: float | None, high: float | None
     return check
 
 
+# The core keeps timeouts as 32-bit milliseconds: 24 days fit.
+MAX_SECONDS = 86400 * 24
+
+
 def _seconds(text: str) -> float:
-    return _number(float, 0, 86400 * 365, strict_low=True)(text)
+    return _number(float, 0, MAX_SECONDS, strict_low=True)(text)
 
 
 def _seconds_or_off(text: str) -> float:
-    return _number(float, 0, 86400 * 365)(text)
+    return _number(float, 0, MAX_SECONDS)(text)
 
 
 def _mode(text: str) -> int:

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <csignal>
 
+#include "core/http1/response.h"
 #include "core/util/log.h"
 
 namespace baton::bridge {
@@ -14,8 +15,9 @@ bool seconds_option(PyObject* kwargs, const char* key, int& ms) {
   if (v == nullptr || v == Py_None) return true;
   double seconds = PyFloat_AsDouble(v);
   if (seconds == -1.0 && PyErr_Occurred()) return false;
-  if (seconds < 0 || seconds > 86400 * 365) {
-    PyErr_Format(PyExc_ValueError, "%s must be between 0 and a year, not %R", key, v);
+  // Milliseconds are kept in an int: 24 days fit (NaN fails both tests).
+  if (!(seconds >= 0 && seconds <= 86400.0 * 24)) {
+    PyErr_Format(PyExc_ValueError, "%s must be between 0 and 24 days, not %R", key, v);
     return false;
   }
   ms = static_cast<int>(std::lround(seconds * 1000.0));
@@ -86,7 +88,9 @@ bool read_local_routes(PyObject* kwargs, server::server_config& config, server_e
     return false;
   }
   PyObject* mounts = PyDict_GetItemString(kwargs, "static_mounts");
-  bool any_mount = mounts != nullptr && mounts != Py_None && PyObject_Length(mounts) > 0;
+  Py_ssize_t mount_count = mounts != nullptr && mounts != Py_None ? PyObject_Length(mounts) : 0;
+  if (mount_count < 0) return false;
+  bool any_mount = mount_count > 0;
   if (health.empty() && !any_mount) return true;
   auto local = std::make_unique<http1::local_routes>();
   local->set_health_path(health);
@@ -126,7 +130,9 @@ bool read_worker_options(PyObject* kwargs, server::server_config& config, server
   config.max_requests = static_cast<uint64_t>(max_requests);
   config.app_timeout_ms = app_timeout_ms;
   PyObject* hup = PyDict_GetItemString(kwargs, "catch_hangup");
-  config.catch_hangup = hup != nullptr && PyObject_IsTrue(hup) == 1;
+  int catch_hangup = hup != nullptr ? PyObject_IsTrue(hup) : 0;
+  if (catch_hangup < 0) return false;
+  config.catch_hangup = catch_hangup == 1;
   long long retire_signal = config.catch_hangup ? SIGHUP : 0;
   if (!integer_option(kwargs, "retire_signal", 0, 64, retire_signal)) return false;
   config.retire_signal = static_cast<int>(retire_signal);
@@ -184,10 +190,16 @@ bool read_server_options(PyObject* kwargs, server::server_config& config, server
   cs.request_limits.max_headers = static_cast<size_t>(max_headers);
   cs.request_limits.max_body = static_cast<uint64_t>(max_body);
   PyObject* proxy = PyDict_GetItemString(kwargs, "proxy_headers");
-  cs.proxy.enabled = proxy == nullptr || PyObject_IsTrue(proxy) == 1;
+  int proxy_enabled = proxy != nullptr ? PyObject_IsTrue(proxy) : 1;
+  if (proxy_enabled < 0) return false;
+  cs.proxy.enabled = proxy_enabled == 1;
   std::string error;
   if (!cs.proxy.trusted.parse(allow, error)) {
     PyErr_Format(PyExc_ValueError, "forwarded_allow_ips: %s", error.c_str());
+    return false;
+  }
+  if (!http1::valid_header_value(server_header)) {
+    PyErr_SetString(PyExc_ValueError, "server_header: not a valid header value");
     return false;
   }
   cs.streams.server_header = server_header.empty() ? std::string() : "server: " + server_header + "\r\n";

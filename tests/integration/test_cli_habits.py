@@ -27,6 +27,8 @@ def run_baton(*args, env=None, cwd=ROOT, timeout=20):
     (["--max-body-size", "-1"], "--max-body-size: must be at least 0"),
     (["--port", "70000"], "--port: must be between 0 and 65535"),
     (["--keep-alive-timeout", "0"], "--keep-alive-timeout: must be greater than 0"),
+    # The core keeps milliseconds in 32 bits: a longer timeout would wrap.
+    (["--timeout", "2592000"], "--timeout: must be between 0 and 2073600"),
     (["--blocking-threads", "x"], "--blocking-threads: not an integer: 'x'"),
     (["--workers", "-1"], "--workers: must be between 0 and 1024"),
     (["--uds-mode", "999"], "--uds-mode: not an octal file mode: '999'"),
