@@ -219,7 +219,8 @@ void access_log::append(std::string& out, const access_record& r) {
   for (const piece& p : pieces_) {
     switch (p.kind) {
       case atom::literal: out += p.text; break;
-      case atom::remote: out.append(r.client.empty() ? std::string_view("-") : r.client); break;
+      // The client can come from a forwarding header: escaped like every other field a client sent.
+      case atom::remote: append_or_dash(out, r.client); break;
       case atom::dash:
       case atom::environ: out.push_back('-'); break;
       case atom::user: append_or_dash(out, basic_user(request_field(h, "authorization"))); break;

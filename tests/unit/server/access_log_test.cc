@@ -75,6 +75,13 @@ TEST(AccessLog, UnixPeerAndEmptyBody) {
   EXPECT_EQ(line("%(h)s %(b)s %(B)s", s.record), "- 17 17\n");
 }
 
+// The client may come from a forwarding header a trusted proxy passed on.
+TEST(AccessLog, TheClientIsEscapedLikeEveryFieldAClientSent) {
+  sample s;
+  s.record.client = "1.2.3.4\" \"GET /forged";
+  EXPECT_EQ(line("%(h)s", s.record), "1.2.3.4\\\" \\\"GET /forged\n");
+}
+
 }  // namespace
 
 namespace {
