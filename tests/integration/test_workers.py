@@ -35,7 +35,16 @@ def start(*args, env=None) -> Server:
 
 
 def workers_of(server: Server) -> set[int]:
-    return {child.pid for child in psutil.Process(server.proc.pid).children() if child.status() != "zombie"}
+    """The master's live children. A child can exit and be reaped between
+    the listing and the status read: it is not a worker then."""
+    pids = set()
+    for child in psutil.Process(server.proc.pid).children():
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE:
+                pids.add(child.pid)
+        except psutil.NoSuchProcess:
+            pass
+    return pids
 
 
 def wait_for_workers(server: Server, count: int, exclude=(), timeout: float = 10.0) -> set[int]:
