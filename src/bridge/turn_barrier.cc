@@ -1,7 +1,5 @@
 #include "bridge/turn_barrier.h"
 
-#include <sched.h>
-
 #include <ctime>
 
 namespace baton::bridge {
@@ -13,18 +11,13 @@ int64_t turn_barrier::now_ns() {
 }
 
 void turn_barrier::attach(PyThreadState* state) {
-  waiting_.fetch_add(1, std::memory_order_relaxed);
+  if (!enabled_) {
+    PyEval_RestoreThread(state);
+    return;
+  }
+  uint32_t ticket = line_.lock();
   PyEval_RestoreThread(state);
-  waiting_.fetch_sub(1, std::memory_order_relaxed);
-  attaches_.fetch_add(1, std::memory_order_release);
-}
-
-void turn_barrier::yield_turn_if_due(int64_t held_ns) {
-  if (!due(held_ns)) return;
-  yields_.fetch_add(1, std::memory_order_relaxed);
-  uint64_t seen = attaches_.load(std::memory_order_acquire);
-  int64_t deadline = now_ns() + yield_bound_ns;
-  while (attaches_.load(std::memory_order_acquire) == seen && now_ns() < deadline) sched_yield();
+  line_.unlock(ticket);
 }
 
 }  // namespace baton::bridge
