@@ -31,8 +31,9 @@ SANITIZER_REPORTS = os.environ.get("BATON_TEST_SANITIZER_REPORTS")
 
 class Server:
     def __init__(self, args: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT,
-                 python: str = sys.executable):
+                 python: str = sys.executable, cpus: set[int] | None = None):
         self.args = args
+        self.cpus = cpus  # the CPUs it may run on (its affinity), if not this process's
         self.python = python
         self.env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
         self.cwd = cwd
@@ -55,6 +56,7 @@ class Server:
             cwd=self.cwd, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             # Its own process group: workers of a master that had to be killed go with it.
             start_new_session=True,
+            preexec_fn=(lambda: os.sched_setaffinity(0, self.cpus)) if self.cpus else None,
         )
         found = threading.Event()
 

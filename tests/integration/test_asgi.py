@@ -3,6 +3,7 @@ not copied): the HTTP scope, streaming both ways, disconnects, pathsend,
 lifespan, bad apps, and the uvicorn-style behaviours users rely on."""
 
 import hashlib
+import os
 import json
 import signal
 import threading
@@ -326,3 +327,26 @@ def test_a_second_sigint_stops_at_once(start_asgi):
     server.signal(signal.SIGINT)
     server.wait(10)
     assert time.monotonic() - t0 < 1.5
+
+
+# --asgi-mode auto (the default): the pump where each process has two CPUs of
+# its own, inverted where its two threads would share one. Real processes with
+# a real affinity; the shape is what each one says it serves with.
+@pytest.mark.parametrize("cpus, workers, shape", [
+    ({0}, 0, "inverted"),
+    ({0, 1}, 0, "pump"),
+    ({0, 1}, 2, "inverted"),
+], ids=["one-cpu", "two-cpus", "two-cpus-two-workers"])
+def test_asgi_mode_auto_runs_the_pump_only_with_two_cpus_per_process(cpus, workers, shape):
+    if not cpus <= os.sched_getaffinity(0):
+        pytest.skip(f"needs CPUs {sorted(cpus)}")
+    args = ["--port", "0", "--log-level", "info", *(["--workers", str(workers)] if workers else []), APP]
+    server = Server(args, cpus=cpus).start()
+    try:
+        for _ in range(max(1, workers)):
+            assert server.wait_for_log(f"ASGI, {shape} on", timeout=10), server.log
+        assert httpx.get(server.url + "/hello", timeout=10).status_code == 200
+        other = "pump" if shape == "inverted" else "inverted"
+        assert f"ASGI, {other} on" not in server.log
+    finally:
+        server.stop()
