@@ -18,7 +18,7 @@ DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv pyt
 	python3-yaml nginx-light
 # Extra packages the benchmarks need: the peer servers.
 BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn python3-waitress python3-uvicorn \
-	python3-uvloop python3-httptools python3-hypercorn python3-daphne python3-starlette nginx-light strace
+	python3-uvloop python3-httptools python3-hypercorn python3-daphne python3-starlette nginx-light strace valgrind
 
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 

@@ -121,6 +121,40 @@ def idle_table(artifact: dict) -> list[str]:
     return lines + [""]
 
 
+def instructions_table(artifact: dict) -> list[str]:
+    rows = [r for r in artifact["summary"] if "instructions" in r]
+    if not rows:
+        return []
+    depths = sorted({d for r in rows for d in r["instructions"]["per_request"]}, key=int)
+    runs = rows[0]["instructions"]["requests"]
+    lines = ["### User-space instructions per request (callgrind)", "",
+             f"Each arm served {runs[0]} and then {runs[1]} requests under callgrind; the difference of the two "
+             f"counts over the difference of the requests leaves start-up and shutdown out. The kernel's share "
+             f"(the socket calls) is not counted.", "",
+             "| arm | connections | " + " | ".join("one at a time" if d == "1" else f"pipelined {d} deep"
+                                                  for d in depths) + " |",
+             "|---|---:|" + "---:|" * len(depths)]
+    for r in rows:
+        counts = r["instructions"]["per_request"]
+        lines.append(f"| {r['arm']} | {r['connections']} | " + " | ".join(f"{counts.get(d, '–')}" for d in depths)
+                     + " |")
+    bases = {r["connections"]: r for r in rows if r["arm"].startswith("baton-baseline")}
+    if bases:
+        lines += ["", "| arm | connections | change from the baseline build |", "|---|---:|---|"]
+        for r in rows:
+            base = bases.get(r["connections"])
+            if base is None or r is base:
+                continue
+            changes = []
+            for d in depths:
+                before, after = base["instructions"]["per_request"].get(d), r["instructions"]["per_request"].get(d)
+                if before and after:
+                    label = "one at a time" if d == "1" else f"pipelined {d} deep"
+                    changes.append(f"{label} {100 * (after - before) / before:+.1f} %")
+            lines.append(f"| {r['arm']} | {r['connections']} | {', '.join(changes)} |")
+    return lines + [""]
+
+
 def plots(artifact: dict, docs: Path) -> list[str]:
     import matplotlib
 
@@ -210,6 +244,7 @@ def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[
     for config in configs:
         out += [f"### {config_title(*config)}", ""] + table(artifact, config) + [""]
     out += idle_table(artifact)
+    out += instructions_table(artifact)
     measured_ratios = ratios(artifact)
     if measured_ratios:
         out += ["### Ratios measured in this run (baton arm ÷ peer, rps medians)", "",

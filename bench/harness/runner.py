@@ -8,10 +8,13 @@ import json
 import os
 import platform
 import resource
+import selectors
+import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -47,6 +50,9 @@ class Settings:
     # >0: instead of a load, open this many idle keep-alive connections and
     # report the server's memory per connection.
     idle_connections: int = 0
+    # Instead of a load: the server's user-space instructions per request
+    # under callgrind, sent one at a time and pipelined at these depths.
+    instructions: list = field(default_factory=list)
 
 
 def free_port() -> int:
@@ -230,10 +236,118 @@ def measure_idle_memory(arm: Arm, w: Workload, count: int, settings: Settings, l
         "bytes_per_connection": round(per_connection)}}
 
 
+def send_requests(port: int, request: bytes, total: int, connections: int, depth: int) -> None:
+    """Exactly `total` requests over `connections` keep-alive connections,
+    `depth` written at a time on each (1: the next only after the answer).
+    Answers must carry a Content-Length; each is read whole before it counts."""
+    sockets = [socket.create_connection(("127.0.0.1", port), timeout=120) for _ in range(connections)]
+    selector = selectors.DefaultSelector()
+    owed = {s: 0 for s in sockets}  # requests sent on a socket and not yet answered
+    buffers = {s: b"" for s in sockets}
+    left, answered = total, 0
+
+    def send(s: socket.socket) -> None:
+        nonlocal left
+        n = min(depth, left)
+        if n:
+            left -= n
+            owed[s] += n
+            s.sendall(request * n)
+
+    try:
+        for s in sockets:
+            selector.register(s, selectors.EVENT_READ)
+            send(s)
+        while answered < total:
+            for key, _ in selector.select(120):
+                s = key.fileobj
+                data = s.recv(65536)
+                if not data:
+                    raise RuntimeError("the server closed a connection")
+                buf = buffers[s] + data
+                while (end := buf.find(b"\r\n\r\n")) >= 0:
+                    length = 0
+                    for line in buf[:end].split(b"\r\n")[1:]:
+                        name, _, value = line.partition(b":")
+                        if name.strip().lower() == b"content-length":
+                            length = int(value)
+                    if len(buf) < end + 4 + length:
+                        break
+                    buf = buf[end + 4 + length:]
+                    answered += 1
+                    owed[s] -= 1
+                buffers[s] = buf
+                if owed[s] == 0:
+                    send(s)
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def interpreted(command: list[str]) -> list[str]:
+    """A script named first runs through the interpreter its #! line names
+    (so callgrind instruments the interpreter, not a shell's exec)."""
+    try:
+        with open(command[0], "rb") as f:
+            first = f.readline()
+    except OSError:
+        return command
+    return [first[2:].decode().strip(), *command] if first.startswith(b"#!") else command
+
+
+def callgrind_total(arm: Arm, w: Workload, connections: int, total: int, depth: int, settings: Settings,
+                    log_path: Path) -> int:
+    """Instructions the arm's processes executed in user space from start to
+    exit, serving `total` requests (plus the one verification request)."""
+    port = free_port()
+    out_dir = Path(tempfile.mkdtemp(prefix="baton-bench-callgrind-"))
+    log = open(log_path, "ab")
+    proc = subprocess.Popen(["taskset", "-c", settings.server_cpus, "valgrind", "--tool=callgrind",
+                             f"--callgrind-out-file={out_dir}/callgrind.%p", *interpreted(arm.command(port, w))],
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, **arm.env),
+                            start_new_session=True)
+    log.close()
+    try:
+        wait_ready(port, proc, timeout=180)
+        verify(port, w)
+        send_requests(port, f"GET {w.path} HTTP/1.1\r\nHost: bench\r\n\r\n".encode(), total, connections, depth)
+        os.killpg(proc.pid, signal.SIGINT)  # a graceful stop: callgrind writes its counts at exit
+        proc.wait(180)
+    finally:
+        stop(proc)
+    counts = []
+    for f in out_dir.glob("callgrind.*"):
+        for line in f.read_text(errors="replace").splitlines():
+            if line.startswith(("summary:", "totals:")):
+                counts.append(int(line.split()[1]))
+                break
+        f.unlink()
+    out_dir.rmdir()
+    if not counts:
+        raise RuntimeError("callgrind wrote no counts")
+    return sum(counts)
+
+
+# Requests in callgrind's two runs: their difference over the difference of
+# the counts leaves start-up and shutdown out.
+INSTRUCTION_RUNS = (2_000, 12_000)
+
+
+def measure_instructions(arm: Arm, w: Workload, connections: int, settings: Settings, log_path: Path) -> dict:
+    per_request = {}
+    for depth in settings.instructions:
+        few, many = (callgrind_total(arm, w, connections, n, depth, settings, log_path) for n in INSTRUCTION_RUNS)
+        per_request[str(depth)] = round((many - few) / (INSTRUCTION_RUNS[1] - INSTRUCTION_RUNS[0]))
+    return {"arm": arm.name, "workload": w.name, "connections": connections, "command": arm.command(0, w),
+            "instructions": {"per_request": per_request, "requests": list(INSTRUCTION_RUNS)}}
+
+
 def measure(arm: Arm, w: Workload, connections: int, settings: Settings, log_path: Path,
             background: int = 0) -> dict:
     if settings.idle_connections:
         return measure_idle_memory(arm, w, settings.idle_connections, settings, log_path)
+    if settings.instructions:
+        return measure_instructions(arm, w, connections, settings, log_path)
     proc, port, command = start(arm, w, settings, log_path)
     background_stats = None
     try:
@@ -326,7 +440,7 @@ WORKLOAD_PACKAGES = ("python3", "python3-flask", "python3-werkzeug", "python3-dj
 def summarize(runs: list[dict]) -> list[dict]:
     groups: dict[tuple, list[dict]] = {}
     for r in runs:
-        if "error" not in r and "idle_memory" not in r:
+        if "error" not in r and "idle_memory" not in r and "instructions" not in r:
             groups.setdefault((r["workload"], r["connections"], r.get("background", 0), r["arm"]), []).append(r)
     rows = []
     for (workload, connections, background, arm), rs in groups.items():
@@ -352,9 +466,10 @@ def summarize(runs: list[dict]) -> list[dict]:
             "syscalls_per_request": next((r["syscalls"] for r in rs if r.get("syscalls")), None),
         })
     for r in runs:
-        if "idle_memory" in r:
-            rows.append({"workload": r["workload"], "connections": r["connections"], "arm": r["arm"],
-                         "idle_memory": r["idle_memory"]})
+        for key in ("idle_memory", "instructions"):
+            if key in r:
+                rows.append({"workload": r["workload"], "connections": r["connections"], "arm": r["arm"],
+                             key: r[key]})
     return rows
 
 
@@ -393,8 +508,10 @@ def run(settings: Settings, out_dir: Path, progress=print) -> dict:
             result = {"arm": arm.name, "workload": w.name, "connections": connections, "error": str(error)}
             progress(f"    {arm.name} failed: {error}")
         else:
-            if "idle_memory" in result:
-                progress(f"    {result['idle_memory']['bytes_per_connection']} bytes per idle connection")
+            if "idle_memory" in result or "instructions" in result:
+                progress(f"    {result['idle_memory']['bytes_per_connection']} bytes per idle connection"
+                         if "idle_memory" in result else
+                         f"    instructions per request by pipeline depth: {result['instructions']['per_request']}")
                 result["round"] = round_index
                 artifact["runs"].append(result)
                 continue

@@ -74,6 +74,12 @@ def suite(name: str) -> Settings:
         return Settings("post-echo", ["baton-inline", "baton-inline-cold", "baton-pool-1", "baton-pool-1-cold",
                                       "uvicorn-uvloop", "uvicorn-uvloop-cold"], ["post-1m"], [16], rounds=3,
                         duration=4, warmup=1)
+    if name == "instructions":
+        # The WSGI hello's own cost, without the kernel's: user-space
+        # instructions per request under callgrind, before (the baseline build)
+        # and after, one request at a time and pipelined.
+        return Settings("instructions", ["baton-baseline-inline", "baton-inline", "baton-pool-1"], ["hello"], [1, 16],
+                        rounds=1, duration=0, warmup=0, instructions=[1, 8])
     if name == "idle-memory":
         # What 5 000 idle keep-alive connections cost each server, per connection.
         return Settings("idle-memory", ["baton-inline", "baton-pool-4", "uvicorn-uvloop", "gunicorn-gthread"],
@@ -104,4 +110,5 @@ def suite(name: str) -> Settings:
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
-                     "django-mixed, post-echo, idle-memory, pool-syscalls, asgi, workers, static, access-log, dry")
+                     "django-mixed, post-echo, idle-memory, instructions, pool-syscalls, asgi, workers, static, "
+                     "access-log, dry")
