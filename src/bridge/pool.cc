@@ -3,12 +3,13 @@
 namespace baton::bridge {
 namespace {
 
-// Each pool thread's own: its thread state while detached and when it last
-// attached.
+// Each pool thread's own: its thread state while detached, when it last
+// attached, and how long it then held the GIL.
 struct pool_thread {
   PyGILState_STATE gil;
   PyThreadState* detached = nullptr;
   int64_t held_since = 0;
+  int64_t last_hold = 0;
   wsgi_thread_state wsgi;
 };
 thread_local pool_thread* this_thread = nullptr;
@@ -31,9 +32,14 @@ void python_pool_hooks::thread_stopping(int) {
   this_thread = nullptr;
 }
 
-void python_pool_hooks::detach() { this_thread->detached = PyEval_SaveThread(); }
+void python_pool_hooks::detach() {
+  int64_t now = turn_barrier::now_ns();
+  this_thread->last_hold = now - this_thread->held_since;
+  this_thread->detached = PyEval_SaveThread();
+}
 
 void python_pool_hooks::attach() {
+  barrier_.yield_turn_if_due(this_thread->last_hold);
   barrier_.attach(this_thread->detached);
   this_thread->detached = nullptr;
   this_thread->held_since = turn_barrier::now_ns();

@@ -16,7 +16,7 @@ namespace baton::bridge {
 class python_pool_hooks final : public server::thread_pool_hooks {
  public:
   // `turn`: the turn barrier (BATON_POOL_TURN); a pool of one has none.
-  python_pool_hooks(int threads, bool turn) : barrier_(turn && threads > 1, threads), convoy_(!turn && threads > 1) {}
+  python_pool_hooks(int threads, bool turn) : barrier_(turn && threads > 1), convoy_(!turn && threads > 1) {}
   void thread_started(int index) override;
   void thread_stopping(int index) override;
   void detach() override;

@@ -1,5 +1,7 @@
 #include "bridge/turn_barrier.h"
 
+#include <sched.h>
+
 #include <ctime>
 
 namespace baton::bridge {
@@ -11,13 +13,18 @@ int64_t turn_barrier::now_ns() {
 }
 
 void turn_barrier::attach(PyThreadState* state) {
-  if (!enabled_) {
-    PyEval_RestoreThread(state);
-    return;
-  }
-  uint32_t ticket = line_.lock();
+  waiting_.fetch_add(1, std::memory_order_relaxed);
   PyEval_RestoreThread(state);
-  line_.unlock(ticket);
+  waiting_.fetch_sub(1, std::memory_order_relaxed);
+  attaches_.fetch_add(1, std::memory_order_release);
+}
+
+void turn_barrier::yield_turn_if_due(int64_t held_ns) {
+  if (!due(held_ns)) return;
+  yields_.fetch_add(1, std::memory_order_relaxed);
+  uint64_t seen = attaches_.load(std::memory_order_acquire);
+  int64_t deadline = now_ns() + yield_bound_ns;
+  while (attaches_.load(std::memory_order_acquire) == seen && now_ns() < deadline) sched_yield();
 }
 
 }  // namespace baton::bridge

@@ -1,5 +1,5 @@
 // Stress tests for the handoff primitives (src/core/handoff): the SPSC ring,
-// the notice queue, the parker and the ticket lock. Millions of items cross between threads
+// the notice queue and the parker. Millions of items cross between threads
 // with random pauses; every item must arrive exactly once and in order, and
 // no wake may be lost (waits are bounded, so a lost wake fails rather than
 // hangs). They run in the ThreadSanitizer build too.
@@ -8,8 +8,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <random>
 #include <thread>
 #include <vector>
@@ -17,7 +15,6 @@
 #include "core/handoff/notice_queue.h"
 #include "core/handoff/parker.h"
 #include "core/handoff/spsc_ring.h"
-#include "core/handoff/ticket_lock.h"
 
 namespace {
 
@@ -26,7 +23,6 @@ using baton::handoff::notice_link;
 using baton::handoff::notice_queue;
 using baton::handoff::parker;
 using baton::handoff::spsc_ring;
-using baton::handoff::ticket_lock;
 
 #if defined(__SANITIZE_THREAD__)
 constexpr uint64_t scale = 10;  // ThreadSanitizer runs everything ~10x slower
@@ -222,91 +218,6 @@ TEST(Parker, ConsumerParkedOnARingNeverMissesAnItem) {
   EXPECT_FALSE(stuck.load()) << "the consumer stayed parked with an item in the ring";
   EXPECT_EQ(errors, 0u);
   EXPECT_GT(p.wake_calls(), 0u) << "the consumer never parked: the test did not exercise the futex";
-}
-
-// Threads take the lock again and again with random pauses inside and
-// outside it. Each holder checks that it is alone and that its ticket is
-// the one after the last holder's: no two inside at once, nobody passed over
-// or let in twice, so the lock is taken in the order tickets were drawn. A
-// lost wake leaves a taker asleep with its ticket served, and every other
-// taker asleep behind it: the watchdog then aborts the run with a message
-// rather than let it hang.
-TEST(TicketLock, HoldersAreAloneAndServedInTicketOrderUnderRandomPauses) {
-  // Each hand-off to a sleeping taker is a context switch, so fewer rounds
-  // than the rings get: 100 000 acquisitions.
-  const int threads = 5;
-  const uint64_t per_thread = 20'000 / scale;
-  ticket_lock lock(threads - 2);  // fewer slots than takers: shared parkers too
-  std::atomic<int> inside{0};
-  std::atomic<uint64_t> overlaps{0}, out_of_order{0}, done{0};
-  uint64_t last_ticket = UINT64_MAX;  // only touched by the holder
-  std::atomic<bool> finished{false};
-  std::thread watchdog([&] {
-    auto start = std::chrono::steady_clock::now();
-    uint64_t seen = 0;
-    auto progress_at = start;
-    while (!finished.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      uint64_t now = done.load();
-      if (now != seen) {
-        seen = now;
-        progress_at = std::chrono::steady_clock::now();
-      } else if (elapsed_ms(progress_at) > 5000) {
-        std::fprintf(stderr, "TicketLock: no taker got in for 5 s after %llu acquisitions (lost wake)\n",
-                     static_cast<unsigned long long>(now));
-        std::abort();
-      }
-    }
-  });
-  std::vector<std::thread> takers;
-  for (int t = 0; t < threads; ++t) {
-    takers.emplace_back([&, t] {
-      std::mt19937 rng(static_cast<unsigned>(t) + 11);
-      for (uint64_t i = 0; i < per_thread; ++i) {
-        uint32_t ticket = lock.lock();
-        if (inside.fetch_add(1) != 0) ++overlaps;
-        if (last_ticket != UINT64_MAX && ticket != static_cast<uint32_t>(last_ticket + 1)) ++out_of_order;
-        last_ticket = ticket;
-        maybe_pause(rng, 500, 50);
-        inside.fetch_sub(1);
-        lock.unlock(ticket);
-        done.fetch_add(1, std::memory_order_relaxed);
-        maybe_pause(rng, 300, 100);
-      }
-    });
-  }
-  for (auto& taker : takers) taker.join();
-  finished.store(true);
-  watchdog.join();
-  EXPECT_EQ(done.load(), threads * per_thread);
-  EXPECT_EQ(overlaps.load(), 0u);
-  EXPECT_EQ(out_of_order.load(), 0u);
-  EXPECT_EQ(lock.takers(), 0u);
-  EXPECT_GT(lock.wake_calls(), 0u) << "no taker ever slept: the test did not exercise the futex";
-}
-
-// Arrival order is service order: takers that queue behind a holder one
-// after another get in one after another, whatever the scheduler prefers.
-TEST(TicketLock, WaitersGetInInTheOrderTheyArrived) {
-  ticket_lock lock(4);
-  uint32_t first = lock.lock();
-  EXPECT_EQ(lock.takers(), 1u);
-  std::vector<int> order;
-  std::vector<std::thread> waiters;
-  for (int i = 0; i < 3; ++i) {
-    waiters.emplace_back([&, i] {
-      uint32_t ticket = lock.lock();
-      order.push_back(i);  // under the lock
-      lock.unlock(ticket);
-    });
-    // The next waiter draws its ticket only once this one is counted in line.
-    while (lock.takers() != static_cast<uint32_t>(i + 2)) std::this_thread::yield();
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let them fall asleep
-  lock.unlock(first);
-  for (auto& w : waiters) w.join();
-  EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
-  EXPECT_EQ(lock.takers(), 0u);
 }
 
 }  // namespace
