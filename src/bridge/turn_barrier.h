@@ -13,7 +13,13 @@
 //
 // Rejected before, kept out on purpose: a token passed through a datagram
 // pair (it left the GIL idle while the next taker woke: throughput halved),
-// and N-1 tokens (no order once a thread sleeps inside a view).
+// and N-1 tokens (no order once a thread sleeps inside a view). Also tried
+// and taken out: a FIFO line of re-attaching threads (a parked ticket lock
+// held across PyEval_RestoreThread, one thread at a time inside CPython's
+// acquisition). It halved the pool-fairness probe's p99 on two shared
+// cores (18 to 9 ms), but with nobody allowed past the one waiter, every
+// hand-off waited for that thread to wake on the other core: Django's fast
+// view at 16 connections fell from 3.4-3.5k to 2.3-2.8k rps, below uWSGI.
 #pragma once
 
 #include <atomic>
