@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -38,33 +39,6 @@ void format_http_date(time_t t, char* out, size_t size) {
   strftime(out, size, "%a, %d %b %Y %H:%M:%S GMT", &gmt);
 }
 
-// An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"); -1 when it is not one.
-time_t parse_http_date(std::string_view text) {
-  static constexpr std::string_view months = "JanFebMarAprMayJunJulAugSepOctNovDec";
-  text = util::trim_ows(text);
-  if (text.size() != 29 || text[3] != ',' || text.substr(25) != " GMT") return -1;
-  auto number = [&](size_t at, size_t digits) {
-    int v = 0;
-    for (size_t i = at; i < at + digits; ++i) {
-      if (text[i] < '0' || text[i] > '9') return -1;
-      v = v * 10 + (text[i] - '0');
-    }
-    return v;
-  };
-  struct tm tm{};
-  tm.tm_mday = number(5, 2);
-  size_t month = months.find(text.substr(8, 3));
-  tm.tm_year = number(12, 4) - 1900;
-  tm.tm_hour = number(17, 2);
-  tm.tm_min = number(20, 2);
-  tm.tm_sec = number(23, 2);
-  if (tm.tm_mday < 1 || month == std::string_view::npos || month % 3 != 0 || tm.tm_year < 0 || tm.tm_hour < 0 ||
-      tm.tm_min < 0 || tm.tm_sec < 0) {
-    return -1;
-  }
-  tm.tm_mon = static_cast<int>(month / 3);
-  return timegm(&tm);
-}
 
 // Whether an If-None-Match list names `etag` (weak comparison) or is "*".
 bool etag_listed(std::string_view list, std::string_view etag) {
@@ -251,6 +225,65 @@ local_routes::~local_routes() {
   }
 }
 
+time_t parse_http_date(std::string_view text, time_t now) {
+  static constexpr std::string_view months = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  text = util::trim_ows(text);
+  auto number = [](std::string_view digits) {
+    int v = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return -1;
+      v = v * 10 + (c - '0');
+    }
+    return digits.empty() ? -1 : v;
+  };
+  std::string_view day, month, year, clock;
+  size_t comma = text.find(',');
+  if (comma == 3) {
+    // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
+    if (text.size() != 29 || text[4] != ' ' || text[7] != ' ' || text[11] != ' ' || text[16] != ' ' ||
+        text.substr(25) != " GMT") {
+      return -1;
+    }
+    day = text.substr(5, 2), month = text.substr(8, 3), year = text.substr(12, 4), clock = text.substr(17, 8);
+  } else if (comma != std::string_view::npos) {
+    // rfc850-date: "Sunday, 06-Nov-94 08:49:37 GMT"
+    std::string_view rest = text.substr(comma + 1);
+    if (rest.size() != 23 || rest[0] != ' ' || rest[3] != '-' || rest[7] != '-' || rest[10] != ' ' ||
+        rest.substr(19) != " GMT") {
+      return -1;
+    }
+    day = rest.substr(1, 2), month = rest.substr(4, 3), year = rest.substr(8, 2), clock = rest.substr(11, 8);
+  } else {
+    // asctime-date: "Sun Nov  6 08:49:37 1994" (a one-digit day after a space)
+    if (text.size() != 24 || text[3] != ' ' || text[7] != ' ' || text[10] != ' ' || text[19] != ' ') return -1;
+    month = text.substr(4, 3), day = text.substr(8, 2), clock = text.substr(11, 8), year = text.substr(20, 4);
+    if (day[0] == ' ') day.remove_prefix(1);
+  }
+  if (clock[2] != ':' || clock[5] != ':') return -1;
+  size_t month_at = months.find(month);
+  struct tm tm{};
+  tm.tm_mday = number(day);
+  tm.tm_hour = number(clock.substr(0, 2));
+  tm.tm_min = number(clock.substr(3, 2));
+  tm.tm_sec = number(clock.substr(6, 2));
+  int full_year = number(year);
+  if (month_at == std::string_view::npos || month_at % 3 != 0 || tm.tm_mday < 1 || tm.tm_mday > 31 ||
+      full_year < 0 || tm.tm_hour < 0 || tm.tm_hour > 23 || tm.tm_min < 0 || tm.tm_min > 59 || tm.tm_sec < 0 ||
+      tm.tm_sec > 60) {
+    return -1;
+  }
+  if (year.size() == 2) {
+    struct tm today;
+    gmtime_r(&now, &today);
+    int this_year = today.tm_year + 1900;
+    full_year += this_year - this_year % 100;
+    if (full_year > this_year + 50) full_year -= 100;
+  }
+  tm.tm_year = full_year - 1900;
+  tm.tm_mon = static_cast<int>(month_at / 3);
+  return timegm(&tm);
+}
+
 bool local_routes::add_mount(std::string route, std::string directory, std::string& error) {
   int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
@@ -258,7 +291,10 @@ bool local_routes::add_mount(std::string route, std::string directory, std::stri
     return false;
   }
   while (route.size() > 1 && route.back() == '/') route.pop_back();
-  mounts_.push_back({std::move(route), std::move(directory), fd});
+  // Longest route first: try_answer takes the first that matches.
+  auto at = std::find_if(mounts_.begin(), mounts_.end(),
+                         [&](const static_mount& m) { return m.route.size() < route.size(); });
+  mounts_.insert(at, {std::move(route), std::move(directory), fd});
   return true;
 }
 
@@ -346,7 +382,7 @@ bool local_routes::answer_static(const static_mount& mount, std::string_view res
   if (has_header(head, "if-none-match")) {
     not_modified = etag_listed(find_header(head, "if-none-match"), etag);
   } else if (std::string_view ims = find_header(head, "if-modified-since"); !ims.empty()) {
-    time_t since = parse_http_date(ims);
+    time_t since = parse_http_date(ims, time(nullptr));
     not_modified = since >= 0 && st.st_mtim.tv_sec <= since;
   }
   byte_buffer& b = out.bytes();
@@ -371,7 +407,7 @@ bool local_routes::answer_static(const static_mount& mount, std::string_view res
   if (std::string_view range = head.is_head ? std::string_view() : find_header(head, "range"); !range.empty()) {
     std::string_view if_range = util::trim_ows(find_header(head, "if-range"));
     bool applies = if_range.empty() || if_range == etag ||
-                   (if_range.front() != '"' && parse_http_date(if_range) == st.st_mtim.tv_sec);
+                   (if_range.front() != '"' && parse_http_date(if_range, time(nullptr)) == st.st_mtim.tv_sec);
     if (applies) ranged = parse_range(range, size, first, last);
   }
   char line[160];

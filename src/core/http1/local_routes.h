@@ -25,6 +25,14 @@
 
 namespace baton::http1 {
 
+// An HTTP-date (RFC 9110 section 5.6.7) as seconds since the epoch, or -1:
+// the IMF-fixdate servers send ("Sun, 06 Nov 1994 08:49:37 GMT"), and the
+// two obsolete forms a recipient must still accept, RFC 850's ("Sunday,
+// 06-Nov-94 08:49:37 GMT", its year taken as the latest past one with those
+// digits when it would be over 50 years ahead of `now`) and asctime's ("Sun
+// Nov  6 08:49:37 1994").
+time_t parse_http_date(std::string_view text, time_t now);
+
 struct static_mount {
   std::string route;      // "/static" (no trailing slash; "/" for the root)
   std::string directory;  // opened once at start
@@ -39,7 +47,9 @@ class local_routes {
   local_routes& operator=(const local_routes&) = delete;
 
   void set_health_path(std::string path) { health_path_ = std::move(path); }
-  // Opens `directory`; false with `error` set when it cannot be.
+  // Opens `directory`; false with `error` set when it cannot be. A path
+  // goes to the mount with the longest route it lies under, whatever the
+  // order the mounts were added in.
   bool add_mount(std::string route, std::string directory, std::string& error);
   void set_expires(int seconds) { expires_seconds_ = seconds; }
   void set_server_header(std::string line) { server_line_ = std::move(line); }

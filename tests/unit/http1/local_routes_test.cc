@@ -9,9 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -241,6 +243,73 @@ TEST_F(Tree, TheEtagChangesWithinASecond) {
   std::string second = etag_at(200);
   EXPECT_FALSE(first.empty());
   EXPECT_NE(first, second);
+}
+
+// RFC 9110 section 5.6.7: the three forms of one instant, the two-digit
+// year's window, and what is none of them.
+TEST(HttpDate, AcceptsTheThreeFormsAndNothingElse) {
+  const time_t now = 1'796'000'000;  // in 2026
+  const time_t instant = 784'111'777;  // Sun, 06 Nov 1994 08:49:37 GMT
+  EXPECT_EQ(h::parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT", now), instant);
+  EXPECT_EQ(h::parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT", now), instant);
+  EXPECT_EQ(h::parse_http_date("Sun Nov  6 08:49:37 1994", now), instant);
+  EXPECT_EQ(h::parse_http_date("  Sun, 06 Nov 1994 08:49:37 GMT ", now), instant);
+  // Two digits: the year is at most 50 ahead of now, else a century back.
+  EXPECT_EQ(h::parse_http_date("Wednesday, 01-Jan-76 00:00:00 GMT", now), 3'345'062'400);  // 2076
+  EXPECT_EQ(h::parse_http_date("Saturday, 01-Jan-77 00:00:00 GMT", now), 220'924'800);    // 1977
+  for (const char* bad : {"Sun, 06 Nov 1994 08:49:37 UTC", "Sun Nov 6 08:49:37 1994", "Sun, 06 Nov 1994 24:00:00 GMT",
+                          "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 00 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-1994 08:49:37 GMT",
+                          "Sun, 06 Nov 1994 08-49-37 GMT", "784111777", ""}) {
+    EXPECT_EQ(h::parse_http_date(bad, now), -1) << bad;
+  }
+}
+
+// Mounts nest: the longest route a path lies under serves it, in whichever
+// order the mounts were given, and a root mount does not shadow the others.
+TEST_F(Tree, TheLongestRouteServesWhateverTheOrder) {
+  mkdir((root_ + "/other").c_str(), 0755);
+  write(root_ + "/other/site.css", "deeper");
+  write(root_ + "/other/top.txt", "root");
+  for (bool deep_first : {false, true}) {
+    h::local_routes routes;
+    std::string error;
+    std::vector<std::pair<std::string, std::string>> mounts = {
+        {"/", root_ + "/other"}, {"/static", public_}, {"/static/css", root_ + "/other"}};
+    if (deep_first) std::reverse(mounts.begin(), mounts.end());
+    for (auto& [route, dir] : mounts) ASSERT_TRUE(routes.add_mount(route, dir, error)) << error;
+    h::local_routes::answer a;
+    baton::net::output_queue out;
+    fake_request deep("GET", "/static/css/site.css");
+    ASSERT_TRUE(routes.try_answer(deep.head, true, false, out, a));
+    EXPECT_EQ(a.status, 200);
+    std::string text = head_text(out);
+    EXPECT_EQ(text.substr(text.size() - 6), "deeper") << "deep_first=" << deep_first;
+    baton::net::output_queue out2;
+    fake_request middle("GET", "/static/inside");
+    ASSERT_TRUE(routes.try_answer(middle.head, true, false, out2, a));
+    EXPECT_EQ(a.status, 200);
+    text = head_text(out2);
+    EXPECT_EQ(text.substr(text.size() - 6), "body{}") << "deep_first=" << deep_first;
+    baton::net::output_queue out3;
+    fake_request top("GET", "/top.txt");
+    ASSERT_TRUE(routes.try_answer(top.head, true, false, out3, a));
+    text = head_text(out3);
+    EXPECT_EQ(text.substr(text.size() - 4), "root") << "deep_first=" << deep_first;
+  }
+}
+
+// An If-Modified-Since in an obsolete form is honoured like the current one.
+TEST_F(Tree, IfModifiedSinceInTheObsoleteFormsGives304) {
+  h::local_routes routes;
+  std::string error;
+  ASSERT_TRUE(routes.add_mount("/static", public_, error)) << error;
+  for (const char* since : {"Thursday, 01-Jan-60 00:00:00 GMT", "Fri Jan  1 00:00:00 2100"}) {
+    h::local_routes::answer a;
+    baton::net::output_queue out;
+    fake_request r("GET", "/static/css/site.css", {{"If-Modified-Since", since}});
+    ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
+    EXPECT_EQ(a.status, 304) << since;
+  }
 }
 
 }  // namespace
