@@ -77,6 +77,20 @@ def test_every_peer_trusted_with_star(start_server):
     assert get_json(server, headers=FORWARDED)["REMOTE_ADDR"] == "203.0.113.7"
 
 
+@pytest.mark.parametrize("headers", [
+    {"X-Forwarded-For": "unknown"},
+    {"X-Forwarded-For": "<script>, 10.0.0.1"},
+    {"X-Forwarded-For": "203.0.113.7 junk"},
+    {"Forwarded": "for=_hidden;proto=https"},
+    {"Forwarded": 'for="[not:an:ip::x]"'},
+], ids=["unknown", "markup", "junk-after", "obfuscated", "bad-v6"])
+def test_only_an_ip_address_becomes_the_client(start_server, headers):
+    # Every peer trusted, so each element is walked to the leftmost: what is
+    # not an IP address there leaves REMOTE_ADDR the peer's.
+    server = start_server("--forwarded-allow-ips", "*", OPS)
+    assert get_json(server, headers=headers)["REMOTE_ADDR"] == "127.0.0.1"
+
+
 def test_unix_socket_peers_are_trusted(start_server, tmp_path):
     path = str(tmp_path / "baton.sock")
     server = start_server("--uds", path, OPS)

@@ -53,27 +53,29 @@ bool to_bytes(std::string_view text, uint8_t out[16], int& family) {
 }
 
 // The chain's elements, right to left: the first that is not a trusted
-// proxy is the client (all trusted: the leftmost).
+// proxy is the client (all trusted: the leftmost). Only an IP address is
+// taken: RFC 7239's "unknown", an obfuscated "_name" or anything else a
+// client could have written there leaves the peer's address as it is.
 template <typename Each>
 std::string_view pick_client(std::string_view chain, const address_list& trusted, Each&& element_address,
                              uint16_t* port) {
-  std::vector<std::string_view> parts;
-  while (!chain.empty()) {
-    size_t comma = chain.find(',');
-    std::string_view part = util::trim_ows(chain.substr(0, comma));
-    if (!part.empty()) parts.push_back(part);
-    if (comma == std::string_view::npos) break;
-    chain.remove_prefix(comma + 1);
-  }
   std::string_view chosen;
-  for (size_t i = parts.size(); i-- > 0;) {
+  uint16_t chosen_port = 0;
+  while (!chain.empty()) {
+    size_t comma = chain.rfind(',');
+    std::string_view part = util::trim_ows(comma == std::string_view::npos ? chain : chain.substr(comma + 1));
+    chain = comma == std::string_view::npos ? std::string_view() : chain.substr(0, comma);
     uint16_t p = 0;
-    std::string_view address = bare_address(element_address(parts[i]), &p);
+    std::string_view address = part.empty() ? part : bare_address(element_address(part), &p);
     if (address.empty()) continue;
     chosen = address;
-    if (port != nullptr) *port = p;
+    chosen_port = p;
     if (!trusted.contains(address)) break;
   }
+  uint8_t bytes[16];
+  int family = 0;
+  if (chosen.empty() || !to_bytes(chosen, bytes, family)) return {};
+  if (port != nullptr) *port = chosen_port;
   return chosen;
 }
 
