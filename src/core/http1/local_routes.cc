@@ -41,14 +41,16 @@ void format_http_date(time_t t, char* out, size_t size) {
 
 
 // Whether an If-None-Match list names `etag` (weak comparison) or is "*".
-bool etag_listed(std::string_view list, std::string_view etag) {
+// With `strong` (If-Match, RFC 9110 section 8.8.3.2), a weak tag never matches.
+bool etag_listed(std::string_view list, std::string_view etag, bool strong = false) {
   list = util::trim_ows(list);
   if (list == "*") return true;
   while (!list.empty()) {
     size_t comma = list.find(',');
     std::string_view item = util::trim_ows(list.substr(0, comma));
-    if (item.substr(0, 2) == "W/") item.remove_prefix(2);
-    if (item == etag) return true;
+    bool weak = item.substr(0, 2) == "W/";
+    if (weak) item.remove_prefix(2);
+    if (item == etag && !(weak && strong)) return true;
     if (comma == std::string_view::npos) break;
     list.remove_prefix(comma + 1);
   }
@@ -376,8 +378,21 @@ bool local_routes::answer_static(const static_mount& mount, std::string_view res
   std::string validators = std::string("etag: ") + etag + "\r\nlast-modified: " + modified + "\r\n";
   if (expires_seconds_ > 0) validators += "cache-control: public, max-age=" + std::to_string(expires_seconds_) + "\r\n";
 
-  // Conditions (RFC 9110 section 13.2.2): If-None-Match, or else
-  // If-Modified-Since, can make the answer 304.
+  // Conditions, in RFC 9110 section 13.2.2's order: If-Match, or else
+  // If-Unmodified-Since, can make the answer 412 (an unreadable date is
+  // ignored); then If-None-Match, or else If-Modified-Since, 304.
+  bool failed = false;
+  if (has_header(head, "if-match")) {
+    failed = !etag_listed(find_header(head, "if-match"), etag, true);
+  } else if (std::string_view ius = find_header(head, "if-unmodified-since"); !ius.empty()) {
+    time_t since = parse_http_date(ius, time(nullptr));
+    failed = since >= 0 && st.st_mtim.tv_sec > since;
+  }
+  if (failed) {
+    ::close(fd);
+    simple(out, 412, "precondition failed\n", keep_alive, head.is_head, {}, result);
+    return true;
+  }
   bool not_modified = false;
   if (has_header(head, "if-none-match")) {
     not_modified = etag_listed(find_header(head, "if-none-match"), etag);

@@ -1,7 +1,7 @@
 // Answers the core gives on the loop thread without the application: the
 // health path (200 while serving, 503 once a drain has begun) and static
-// files from mounted directories (sendfile, validators and 304, one byte
-// range and 206/416, a content type from the extension).
+// files from mounted directories (sendfile, validators with 304 and 412,
+// one byte range and 206/416, a content type from the extension).
 //
 // A static path never leaves its directory: the request path is
 // percent-decoded once, an encoded slash or backslash, a NUL or a ".."

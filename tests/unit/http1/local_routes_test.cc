@@ -312,4 +312,43 @@ TEST_F(Tree, IfModifiedSinceInTheObsoleteFormsGives304) {
   }
 }
 
+// RFC 9110 section 13.2.2: If-Match (strong comparison), or else
+// If-Unmodified-Since, fails with 412 before If-None-Match is looked at.
+TEST_F(Tree, PreconditionsFailWith412InTheirOrder) {
+  h::local_routes routes;
+  std::string error;
+  ASSERT_TRUE(routes.add_mount("/static", public_, error)) << error;
+  auto status = [&](std::vector<h::header> fields) {
+    h::local_routes::answer a;
+    baton::net::output_queue out;
+    fake_request r("GET", "/static/css/site.css", std::move(fields));
+    EXPECT_TRUE(routes.try_answer(r.head, true, false, out, a));
+    return a.status;
+  };
+  std::string etag;
+  {
+    h::local_routes::answer a;
+    baton::net::output_queue out;
+    fake_request r("GET", "/static/css/site.css");
+    ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
+    std::string text = head_text(out);
+    size_t at = text.find("etag: ");
+    ASSERT_NE(at, std::string::npos);
+    etag = text.substr(at + 6, text.find("\r\n", at) - at - 6);
+  }
+  EXPECT_EQ(status({{"If-Match", etag}}), 200);
+  EXPECT_EQ(status({{"If-Match", "\"other\", " + etag}}), 200);
+  EXPECT_EQ(status({{"If-Match", "*"}}), 200);
+  EXPECT_EQ(status({{"If-Match", "\"other\""}}), 412);
+  EXPECT_EQ(status({{"If-Match", "W/" + etag}}), 412);  // weak never matches strongly
+  EXPECT_EQ(status({{"If-Unmodified-Since", "Sat, 01 Jan 2000 00:00:00 GMT"}}), 412);
+  EXPECT_EQ(status({{"If-Unmodified-Since", "Fri, 01 Jan 2100 00:00:00 GMT"}}), 200);
+  EXPECT_EQ(status({{"If-Unmodified-Since", "not a date"}}), 200);
+  // If-Match decides, If-Unmodified-Since is then not looked at.
+  EXPECT_EQ(status({{"If-Match", etag}, {"If-Unmodified-Since", "Sat, 01 Jan 2000 00:00:00 GMT"}}), 200);
+  // 412 comes before If-None-Match's 304.
+  EXPECT_EQ(status({{"If-Match", "\"other\""}, {"If-None-Match", etag}}), 412);
+  EXPECT_EQ(status({{"If-None-Match", etag}}), 304);
+}
+
 }  // namespace
