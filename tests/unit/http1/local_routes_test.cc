@@ -118,6 +118,19 @@ std::string head_text(baton::net::output_queue& out) {
   return text;
 }
 
+// The ETag a GET of `path` is answered with ("" when there is none).
+std::string etag_of(const h::local_routes& routes, std::string_view path) {
+  h::local_routes::answer a;
+  baton::net::output_queue out;
+  fake_request r("GET", path);
+  EXPECT_TRUE(routes.try_answer(r.head, true, false, out, a));
+  std::string text = head_text(out);
+  size_t at = text.find("etag: ");
+  if (at == std::string::npos) return {};
+  at += 6;
+  return text.substr(at, text.find("\r\n", at) - at);
+}
+
 TEST(Health, OkThenDrainingThenMethods) {
   h::local_routes routes;
   routes.set_health_path("/healthz");
@@ -230,13 +243,7 @@ TEST_F(Tree, TheEtagChangesWithinASecond) {
   auto etag_at = [&](long nanoseconds) {
     timespec times[2] = {{1700000000, 0}, {1700000000, nanoseconds}};
     EXPECT_EQ(utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
-    h::local_routes::answer a;
-    baton::net::output_queue out;
-    fake_request r("GET", "/static/css/site.css");
-    EXPECT_TRUE(routes.try_answer(r.head, true, false, out, a));
-    std::string text = head_text(out);
-    size_t at = text.find("etag: ");
-    return at == std::string::npos ? std::string() : text.substr(at, text.find("\r\n", at) - at);
+    return etag_of(routes, "/static/css/site.css");
   };
   std::string first = etag_at(100);
   write(path, "BODY{}");
@@ -325,17 +332,8 @@ TEST_F(Tree, PreconditionsFailWith412InTheirOrder) {
     EXPECT_TRUE(routes.try_answer(r.head, true, false, out, a));
     return a.status;
   };
-  std::string etag;
-  {
-    h::local_routes::answer a;
-    baton::net::output_queue out;
-    fake_request r("GET", "/static/css/site.css");
-    ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
-    std::string text = head_text(out);
-    size_t at = text.find("etag: ");
-    ASSERT_NE(at, std::string::npos);
-    etag = text.substr(at + 6, text.find("\r\n", at) - at - 6);
-  }
+  std::string etag = etag_of(routes, "/static/css/site.css");
+  ASSERT_FALSE(etag.empty());
   EXPECT_EQ(status({{"If-Match", etag}}), 200);
   EXPECT_EQ(status({{"If-Match", "\"other\", " + etag}}), 200);
   EXPECT_EQ(status({{"If-Match", "*"}}), 200);
