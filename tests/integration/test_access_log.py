@@ -129,3 +129,26 @@ def test_an_unwritable_log_file_is_one_line(tmp_path):
         raise AssertionError("baton started with an access log it cannot write")
     finally:
         server.stop()
+
+
+def test_each_worker_logs_its_own_pid(tmp_path):
+    # %(p)s is read once per log; the log is made in each worker after the
+    # fork, so the lines carry the workers' pids, never the master's.
+    log = tmp_path / "access.log"
+    server = Server(["--port", "0", "--workers", "2", "--access-log", "--access-logfile", str(log),
+                     "--access-log-format", "%(p)s %(U)s", OPS]).start()
+    try:
+        served = set()
+        deadline = time.monotonic() + 15
+        while len(served) < 2 and time.monotonic() < deadline:
+            served.add(httpx.get(server.url + "/slow?0.02", timeout=10).json()["pid"])
+        assert len(served) == 2, "both workers should have answered"
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            logged = {int(line.split()[0]) for line in log.read_text().splitlines() if line.endswith("/slow")}
+            if logged >= served:
+                break
+            time.sleep(0.05)
+        assert logged == served and server.proc.pid not in logged
+    finally:
+        server.stop()

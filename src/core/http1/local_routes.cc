@@ -39,7 +39,6 @@ void format_http_date(time_t t, char* out, size_t size) {
   strftime(out, size, "%a, %d %b %Y %H:%M:%S GMT", &gmt);
 }
 
-
 // Whether an If-None-Match list names `etag` (weak comparison) or is "*".
 // With `strong` (If-Match, RFC 9110 section 8.8.3.2), a weak tag never matches.
 bool etag_listed(std::string_view list, std::string_view etag, bool strong = false) {

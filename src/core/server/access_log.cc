@@ -263,7 +263,7 @@ void access_log::append(std::string& out, const access_record& r) {
         out.append(fraction, 1, 6);
         break;
       }
-      case atom::pid: append_number(out, static_cast<uint64_t>(getpid())); break;
+      case atom::pid: append_number(out, static_cast<uint64_t>(pid_)); break;
       case atom::request_header: append_or_dash(out, request_field(h, p.text)); break;
       case atom::response_header: append_or_dash(out, response_field(r.response_head, p.text)); break;
     }

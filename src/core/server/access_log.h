@@ -14,6 +14,8 @@
 // An unknown atom prints "-". %% is a percent sign.
 #pragma once
 
+#include <unistd.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -79,6 +81,9 @@ class access_log {
   bool open_file();
 
   std::vector<piece> pieces_;
+  // %(p)s: the process that made the log (it is made in the process that
+  // serves, after any fork), read once rather than a syscall a line.
+  pid_t pid_ = getpid();
   std::string path_;
   int fd_ = -1;
   bool own_fd_ = false;
