@@ -61,6 +61,7 @@ std::string_view pick_client(std::string_view chain, const address_list& trusted
                              uint16_t* port) {
   std::string_view chosen;
   uint16_t chosen_port = 0;
+  bool chosen_is_ip = false;
   while (!chain.empty()) {
     size_t comma = chain.rfind(',');
     std::string_view part = util::trim_ows(comma == std::string_view::npos ? chain : chain.substr(comma + 1));
@@ -68,13 +69,14 @@ std::string_view pick_client(std::string_view chain, const address_list& trusted
     uint16_t p = 0;
     std::string_view address = part.empty() ? part : bare_address(element_address(part), &p);
     if (address.empty()) continue;
+    uint8_t bytes[16] = {};
+    int family = 0;
     chosen = address;
     chosen_port = p;
-    if (!trusted.contains(address)) break;
+    chosen_is_ip = to_bytes(address, bytes, family);  // each element is parsed once
+    if (!trusted.any() && !(chosen_is_ip && trusted.contains(bytes, family))) break;
   }
-  uint8_t bytes[16];
-  int family = 0;
-  if (chosen.empty() || !to_bytes(chosen, bytes, family)) return {};
+  if (!chosen_is_ip) return {};
   if (port != nullptr) *port = chosen_port;
   return chosen;
 }
@@ -140,7 +142,11 @@ bool address_list::contains(std::string_view address) const {
   if (any_) return true;
   uint8_t bytes[16] = {};
   int family = 0;
-  if (!to_bytes(address, bytes, family)) return false;
+  return to_bytes(address, bytes, family) && contains(bytes, family);
+}
+
+bool address_list::contains(const uint8_t bytes[16], int family) const {
+  if (any_) return true;
   for (const network& n : networks_) {
     if (n.family != family) continue;
     int full = n.prefix / 8, rest = n.prefix % 8;

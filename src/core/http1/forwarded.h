@@ -24,6 +24,8 @@ class address_list {
   // Returns false (with `error` set) when an entry is not one.
   bool parse(std::string_view text, std::string& error);
   bool contains(std::string_view address) const;
+  // The same for an address already parsed (AF_INET or AF_INET6 bytes).
+  bool contains(const uint8_t bytes[16], int family) const;
   bool any() const { return any_; }
 
  private:
