@@ -73,6 +73,11 @@ class Tree : public ::testing::Test {
     ASSERT_EQ(std::system(command.c_str()), 0);
   }
   static void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+  // The public directory at `route`.
+  void mount_public(h::local_routes& routes, const std::string& route = "/static/") {
+    std::string error;
+    ASSERT_TRUE(routes.add_mount(route, public_, error)) << error;
+  }
   std::string root_, public_;
   int dirfd_ = -1;
 };
@@ -118,13 +123,25 @@ std::string head_text(baton::net::output_queue& out) {
   return text;
 }
 
-// The ETag a GET of `path` is answered with ("" when there is none).
-std::string etag_of(const h::local_routes& routes, std::string_view path) {
+// One request to `routes`, which must answer it: the status, the body
+// bytes it counted and everything the client would read.
+struct served {
+  int status = 0;
+  uint64_t body_bytes = 0;
+  std::string text;
+};
+served ask(const h::local_routes& routes, std::string_view method, std::string_view path,
+           std::vector<h::header> fields = {}) {
   h::local_routes::answer a;
   baton::net::output_queue out;
-  fake_request r("GET", path);
-  EXPECT_TRUE(routes.try_answer(r.head, true, false, out, a));
-  std::string text = head_text(out);
+  fake_request r(method, path, std::move(fields));
+  EXPECT_TRUE(routes.try_answer(r.head, true, false, out, a)) << method << " " << path;
+  return {a.status, a.body_bytes, head_text(out)};
+}
+
+// The ETag a GET of `path` is answered with ("" when there is none).
+std::string etag_of(const h::local_routes& routes, std::string_view path) {
+  std::string text = ask(routes, "GET", path).text;
   size_t at = text.find("etag: ");
   if (at == std::string::npos) return {};
   at += 6;
@@ -213,32 +230,22 @@ TEST_F(Tree, StaticAnswersRangesAndConditions) {
 TEST_F(Tree, AFifoIsRefusedWithoutWaitingForAWriter) {
   ASSERT_EQ(mkfifo((public_ + "/pipe").c_str(), 0644), 0);
   h::local_routes routes;
-  std::string error;
-  ASSERT_TRUE(routes.add_mount("/static/", public_, error)) << error;
-  h::local_routes::answer a;
-  baton::net::output_queue out;
-  fake_request r("GET", "/static/pipe");
-  ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
-  EXPECT_EQ(a.status, 404);
+  mount_public(routes);
+  EXPECT_EQ(ask(routes, "GET", "/static/pipe").status, 404);
 }
 
 TEST_F(Tree, HeadIgnoresRange) {
   h::local_routes routes;
-  std::string error;
-  ASSERT_TRUE(routes.add_mount("/static/", public_, error)) << error;
-  h::local_routes::answer a;
-  baton::net::output_queue out;
-  fake_request r("HEAD", "/static/css/site.css", {{"Range", "bytes=1-2"}});
-  ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
-  EXPECT_EQ(a.status, 200);
-  EXPECT_NE(head_text(out).find("content-length: 6\r\n"), std::string::npos);
+  mount_public(routes);
+  served head = ask(routes, "HEAD", "/static/css/site.css", {{"Range", "bytes=1-2"}});
+  EXPECT_EQ(head.status, 200);
+  EXPECT_NE(head.text.find("content-length: 6\r\n"), std::string::npos);
 }
 
 // The same size and the same second, another content: the ETag changes.
 TEST_F(Tree, TheEtagChangesWithinASecond) {
   h::local_routes routes;
-  std::string error;
-  ASSERT_TRUE(routes.add_mount("/static/", public_, error)) << error;
+  mount_public(routes);
   std::string path = public_ + "/css/site.css";
   auto etag_at = [&](long nanoseconds) {
     timespec times[2] = {{1700000000, 0}, {1700000000, nanoseconds}};
@@ -284,38 +291,23 @@ TEST_F(Tree, TheLongestRouteServesWhateverTheOrder) {
         {"/", root_ + "/other"}, {"/static", public_}, {"/static/css", root_ + "/other"}};
     if (deep_first) std::reverse(mounts.begin(), mounts.end());
     for (auto& [route, dir] : mounts) ASSERT_TRUE(routes.add_mount(route, dir, error)) << error;
-    h::local_routes::answer a;
-    baton::net::output_queue out;
-    fake_request deep("GET", "/static/css/site.css");
-    ASSERT_TRUE(routes.try_answer(deep.head, true, false, out, a));
-    EXPECT_EQ(a.status, 200);
-    std::string text = head_text(out);
-    EXPECT_EQ(text.substr(text.size() - 6), "deeper") << "deep_first=" << deep_first;
-    baton::net::output_queue out2;
-    fake_request middle("GET", "/static/inside");
-    ASSERT_TRUE(routes.try_answer(middle.head, true, false, out2, a));
-    EXPECT_EQ(a.status, 200);
-    text = head_text(out2);
-    EXPECT_EQ(text.substr(text.size() - 6), "body{}") << "deep_first=" << deep_first;
-    baton::net::output_queue out3;
-    fake_request top("GET", "/top.txt");
-    ASSERT_TRUE(routes.try_answer(top.head, true, false, out3, a));
-    text = head_text(out3);
-    EXPECT_EQ(text.substr(text.size() - 4), "root") << "deep_first=" << deep_first;
+    served deep = ask(routes, "GET", "/static/css/site.css");
+    EXPECT_EQ(deep.status, 200);
+    EXPECT_EQ(deep.text.substr(deep.text.size() - 6), "deeper") << "deep_first=" << deep_first;
+    served middle = ask(routes, "GET", "/static/inside");
+    EXPECT_EQ(middle.status, 200);
+    EXPECT_EQ(middle.text.substr(middle.text.size() - 6), "body{}") << "deep_first=" << deep_first;
+    served top = ask(routes, "GET", "/top.txt");
+    EXPECT_EQ(top.text.substr(top.text.size() - 4), "root") << "deep_first=" << deep_first;
   }
 }
 
 // An If-Modified-Since in an obsolete form is honoured like the current one.
 TEST_F(Tree, IfModifiedSinceInTheObsoleteFormsGives304) {
   h::local_routes routes;
-  std::string error;
-  ASSERT_TRUE(routes.add_mount("/static", public_, error)) << error;
+  mount_public(routes);
   for (const char* since : {"Thursday, 01-Jan-60 00:00:00 GMT", "Fri Jan  1 00:00:00 2100"}) {
-    h::local_routes::answer a;
-    baton::net::output_queue out;
-    fake_request r("GET", "/static/css/site.css", {{"If-Modified-Since", since}});
-    ASSERT_TRUE(routes.try_answer(r.head, true, false, out, a));
-    EXPECT_EQ(a.status, 304) << since;
+    EXPECT_EQ(ask(routes, "GET", "/static/css/site.css", {{"If-Modified-Since", since}}).status, 304) << since;
   }
 }
 
@@ -323,14 +315,9 @@ TEST_F(Tree, IfModifiedSinceInTheObsoleteFormsGives304) {
 // If-Unmodified-Since, fails with 412 before If-None-Match is looked at.
 TEST_F(Tree, PreconditionsFailWith412InTheirOrder) {
   h::local_routes routes;
-  std::string error;
-  ASSERT_TRUE(routes.add_mount("/static", public_, error)) << error;
+  mount_public(routes, "/static");
   auto status = [&](std::vector<h::header> fields) {
-    h::local_routes::answer a;
-    baton::net::output_queue out;
-    fake_request r("GET", "/static/css/site.css", std::move(fields));
-    EXPECT_TRUE(routes.try_answer(r.head, true, false, out, a));
-    return a.status;
+    return ask(routes, "GET", "/static/css/site.css", std::move(fields)).status;
   };
   std::string etag = etag_of(routes, "/static/css/site.css");
   ASSERT_FALSE(etag.empty());
