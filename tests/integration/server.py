@@ -51,12 +51,14 @@ class Server:
             return self._log.decode("utf-8", "replace")
 
     def start(self, timeout: float = 15.0) -> "Server":
+        # taskset execs the server in place (same pid): no preexec_fn, which
+        # is unsafe in this process's threads.
+        pinned = ["taskset", "-c", ",".join(map(str, sorted(self.cpus)))] if self.cpus else []
         self.proc = subprocess.Popen(
-            [self.python, "-m", "baton", *self.args],
+            [*pinned, self.python, "-m", "baton", *self.args],
             cwd=self.cwd, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             # Its own process group: workers of a master that had to be killed go with it.
             start_new_session=True,
-            preexec_fn=(lambda: os.sched_setaffinity(0, self.cpus)) if self.cpus else None,
         )
         found = threading.Event()
 
