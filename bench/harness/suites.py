@@ -80,6 +80,12 @@ def suite(name: str) -> Settings:
         # and after, one request at a time and pipelined.
         return Settings("instructions", ["baton-baseline-inline", "baton-inline", "baton-pool-1"], ["hello"], [1, 16],
                         rounds=1, duration=0, warmup=0, instructions=[1, 8])
+    if name == "asgi-instructions":
+        # The ASGI hello's own cost in the one-thread shape beside uvicorn's:
+        # user-space instructions per request under callgrind, one request at
+        # a time on each connection.
+        return Settings("asgi-instructions", ["baton-asgi-inverted-uvloop", "baton-asgi-inverted", "uvicorn-uvloop"],
+                        ["hello"], [16, 256], rounds=1, duration=0, warmup=0, instructions=[1])
     if name == "idle-memory":
         # What 5 000 idle keep-alive connections cost each server, per connection.
         return Settings("idle-memory", ["baton-inline", "baton-pool-4", "uvicorn-uvloop", "gunicorn-gthread"],
@@ -110,5 +116,5 @@ def suite(name: str) -> Settings:
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
-                     "django-mixed, post-echo, idle-memory, instructions, pool-syscalls, asgi, workers, static, "
-                     "access-log, dry")
+                     "django-mixed, post-echo, idle-memory, instructions, asgi-instructions, pool-syscalls, asgi, "
+                     "workers, static, access-log, dry")

@@ -274,6 +274,13 @@ std::unique_ptr<asgi_runner> asgi_runner::create(const asgi_options& options) {
   r->create_task_ = py_ref::steal(PyObject_GetAttr(options.loop, names.create_task));
   r->create_future_ = py_ref::steal(PyObject_GetAttr(options.loop, names.create_future));
   if (!r->create_task_ || !r->create_future_) return nullptr;
+  r->get_task_factory_ = py_ref::steal(PyObject_GetAttrString(options.loop, "get_task_factory"));
+  py_ref asyncio = py_ref::steal(PyImport_ImportModule("asyncio"));
+  if (!r->get_task_factory_ || !asyncio) return nullptr;
+  r->task_type_ = py_ref::steal(PyObject_GetAttrString(asyncio.get(), "Task"));
+  r->task_kwnames_ = py_ref::steal(Py_BuildValue("(ss)", "loop", "name"));
+  r->task_name_ = py_ref::steal(PyUnicode_InternFromString("baton.request"));
+  if (!r->task_type_ || !r->task_kwnames_ || !r->task_name_) return nullptr;
   r->disconnect_ = py_ref::steal(Py_BuildValue("{O:O}", names.type, names.http_disconnect));
   for (const listener_address& a : options.listeners) {
     if (a.name.empty()) {
@@ -292,9 +299,17 @@ std::unique_ptr<asgi_runner> asgi_runner::create(const asgi_options& options) {
     return nullptr;
   }
   py_ref server = py_ref::borrow(r->servers_.front().get());
-  r->scope_template_ = py_ref::steal(
-      Py_BuildValue("{s:s,s:s,s:s,s:O}", "type", "http", "scheme", "http", "root_path", options.root_path.c_str(),
-                    "server", server.get()));
+  // Every key a scope gets is in the template, in the order the scope has
+  // them, so that a request's copy is the right size from the start and
+  // each key set below replaces a value instead of growing the dict.
+  r->scope_template_ = py_ref::steal(Py_BuildValue(
+      "{s:s,s:O,s:O,s:O,s:O,s:s,s:O,s:s,s:O,s:O,s:O,s:O,s:O}", "type", "http", "asgi", Py_None, "http_version",
+      Py_None, "server", server.get(), "client", Py_None, "scheme", "http", "method", Py_None, "root_path",
+      options.root_path.c_str(), "path", Py_None, "raw_path", Py_None, "query_string", Py_None, "headers", Py_None,
+      "extensions", Py_None));
+  if (r->scope_template_ && r->state_ && PyDict_SetItem(r->scope_template_.get(), names.state, Py_None) < 0) {
+    return nullptr;
+  }
   r->asgi_template_ = py_ref::steal(Py_BuildValue("{s:s,s:s}", "version", "3.0", "spec_version", "2.4"));
   r->extensions_template_ = py_ref::steal(Py_BuildValue("{s:{}}", "http.response.pathsend"));
   for (const char* m : {"GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"}) {
@@ -364,6 +379,7 @@ void asgi_runner::post_news(asgi_request* r) {
 }
 
 bool asgi_runner::drain() {
+  factory_checked_ = false;
   while (true) {
     parked_.store(false, std::memory_order_relaxed);
     if (pump_) {
@@ -525,7 +541,7 @@ bool asgi_runner::start_request(http1::stream* s) {
     coroutine = py_ref::steal(PyObject_Vectorcall(run_request_.get(), args, 4, nullptr));
   }
   py_ref task;
-  if (coroutine) task = py_ref::steal(PyObject_CallOneArg(create_task_.get(), coroutine.get()));
+  if (coroutine) task = py_ref::steal(start_task(coroutine.get()));
   if (!task) {
     log_exception("could not start the ASGI application", s);
     s->fail(500);
@@ -534,6 +550,19 @@ bool asgi_runner::start_request(http1::stream* s) {
     recycle(r);
   }
   return true;
+}
+
+// loop.create_task(coroutine), less its cost where the two are the same.
+PyObject* asgi_runner::start_task(PyObject* coroutine) {
+  if (!factory_checked_) {
+    py_ref factory = py_ref::steal(PyObject_CallNoArgs(get_task_factory_.get()));
+    if (!factory) return nullptr;
+    has_factory_ = factory.get() != Py_None;
+    factory_checked_ = true;
+  }
+  if (has_factory_) return PyObject_CallOneArg(create_task_.get(), coroutine);
+  PyObject* args[3] = {coroutine, loop_.get(), task_name_.get()};
+  return PyObject_Vectorcall(task_type_.get(), args, 1, task_kwnames_.get());
 }
 
 PyObject* asgi_runner::disconnect_event() {

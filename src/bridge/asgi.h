@@ -101,6 +101,7 @@ class asgi_runner final : public server::dispatcher {
   asgi_runner() = default;
   void wake_asyncio();
   bool start_request(http1::stream* s);
+  PyObject* start_task(PyObject* coroutine);
   void deliver_news(asgi_request* r);
   asgi_request* take_request();
   void recycle(asgi_request* r);
@@ -121,6 +122,15 @@ class asgi_runner final : public server::dispatcher {
   py_ref state_;
   py_ref create_task_;
   py_ref create_future_;
+  // A request's task is made by calling asyncio.Task with these keywords,
+  // unless the loop has a task factory (asked once per drain): loop.create_task
+  // then. The fixed name spares the "Task-<n>" each unnamed task formats.
+  py_ref task_type_;
+  py_ref get_task_factory_;
+  py_ref task_kwnames_;  // ("loop", "name")
+  py_ref task_name_;
+  bool factory_checked_ = false;
+  bool has_factory_ = false;
   py_ref scope_template_;
   py_ref disconnect_;  // {"type": "http.disconnect"}, shared
   py_ref asgi_template_;

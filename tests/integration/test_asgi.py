@@ -290,6 +290,15 @@ def test_an_app_without_lifespan_support_is_served_anyway(start_asgi):
     assert get(server, "/").text == "served without lifespan"
 
 
+def test_a_request_runs_in_a_task_of_its_own_name(asgi):
+    assert get(asgi, "/task").text == "Task baton.request"
+
+
+def test_a_task_factory_the_app_installs_makes_the_request_tasks(start_asgi):
+    server = start_asgi(app="tests.integration.apps.asgi_apps:task_factory")
+    assert get(server, "/task").text.startswith("FactoryTask ")
+
+
 def test_lifespan_off_never_calls_the_app_with_a_lifespan_scope(start_asgi):
     server = start_asgi("--lifespan", "off")
     assert get(server, "/echo").json()["state"] == {}

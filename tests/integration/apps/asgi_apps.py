@@ -170,6 +170,9 @@ async def app(scope, receive, send):
             record(f"{path} raised {type(error).__name__}")
             raise
         return
+    if path == "/task":
+        task = asyncio.current_task()
+        return await respond(send, body=f"{type(task).__name__} {task.get_name()}".encode())
     if path == "/stats":
         tasks = len(asyncio.all_tasks())
         return await respond(send, body=json.dumps({"tasks": tasks}).encode(), content_type=b"application/json")
@@ -201,6 +204,23 @@ async def request_object_reuse(scope, receive, send):
         return
     body, _ = await read_body(receive)
     await respond(send, body=b"got %d" % len(body))
+
+
+class FactoryTask(asyncio.Task):
+    pass
+
+
+async def task_factory(scope, receive, send):
+    """Installs a task factory in lifespan startup, as an app may: the
+    request tasks made after it must come from it."""
+    if scope["type"] == "lifespan":
+        message = await receive()
+        asyncio.get_running_loop().set_task_factory(lambda loop, coro, **kwargs: FactoryTask(coro, loop=loop, **kwargs))
+        await send({"type": "lifespan.startup.complete"})
+        await receive()
+        await send({"type": "lifespan.shutdown.complete"})
+        return
+    return await app(scope, receive, send)
 
 
 async def failing_startup(scope, receive, send):
