@@ -148,12 +148,21 @@ PyObject* make_completed(PyObject* value_new_ref) {
 
 // --- receive and send ---------------------------------------------------------
 
+// receive and send hold a reference to the runner's owner, so the runner
+// outlives every one of them (a task can call them, or end, after the
+// server has closed).
 struct channel_object {
   PyObject_HEAD
+  PyObject* owner;
   asgi_runner* runner;
   asgi_request* request;
   uint64_t generation;
 };
+
+void channel_dealloc(PyObject* self) {
+  Py_XDECREF(reinterpret_cast<channel_object*>(self)->owner);
+  Py_TYPE(self)->tp_free(self);
+}
 
 PyTypeObject receive_type = {PyVarObject_HEAD_INIT(nullptr, 0)};
 PyTypeObject send_type = {PyVarObject_HEAD_INIT(nullptr, 0)};
@@ -179,6 +188,8 @@ PyObject* send_call(PyObject* self, PyObject* args, PyObject* kwargs) {
 PyObject* make_channel(PyTypeObject* type, asgi_runner* runner, asgi_request* r) {
   auto* o = PyObject_New(channel_object, type);
   if (o == nullptr) return nullptr;
+  o->owner = runner->owner();
+  Py_XINCREF(o->owner);
   o->runner = runner;
   o->request = r;
   o->generation = r->generation;
@@ -264,6 +275,7 @@ void asgi_request::wake() { runner.post_news(this); }
 std::unique_ptr<asgi_runner> asgi_runner::create(const asgi_options& options) {
   if (names.done == nullptr && !intern_names()) return nullptr;
   std::unique_ptr<asgi_runner> r(new asgi_runner());
+  r->owner_ = options.owner;
   r->app_ = py_ref::borrow(options.app);
   r->loop_ = py_ref::borrow(options.loop);
   r->run_request_ = py_ref::borrow(options.run_request);
@@ -869,6 +881,22 @@ void asgi_runner::finish(asgi_request* r, uint64_t generation, PyObject* error) 
   recycle(r);
 }
 
+void asgi_runner::abandon() {
+  for (const auto& owned : all_) {
+    asgi_request* r = owned.get();
+    if (r->s == nullptr) continue;
+    r->s->set_waker(nullptr);
+    r->s = nullptr;
+    ++r->generation;
+    // A task still waiting learns its request is over.
+    if (r->receive_future) settle(r->receive_future, disconnect_event());
+    if (r->send_future) {
+      settle(r->send_future, PyObject_CallFunction(client_disconnected_type, "s", "the server stopped"));
+    }
+    r->scope.reset();
+  }
+}
+
 void asgi_runner::log_exception(const char* message, const http1::stream* s) {
   log_app_exception(log_exception_.get(), message, s);
 }
@@ -888,12 +916,14 @@ bool asgi_types_ready() {
   receive_type.tp_flags = Py_TPFLAGS_DEFAULT;
   receive_type.tp_doc = "ASGI receive(): the request's next event";
   receive_type.tp_call = receive_call;
+  receive_type.tp_dealloc = channel_dealloc;
 
   send_type.tp_name = "baton._baton.Send";
   send_type.tp_basicsize = sizeof(channel_object);
   send_type.tp_flags = Py_TPFLAGS_DEFAULT;
   send_type.tp_doc = "ASGI send(message)";
   send_type.tp_call = send_call;
+  send_type.tp_dealloc = channel_dealloc;
   if (PyType_Ready(&completed_type) < 0 || PyType_Ready(&receive_type) < 0 || PyType_Ready(&send_type) < 0) {
     return false;
   }

@@ -59,6 +59,7 @@ struct asgi_options {
   PyObject* run_request = nullptr;     // coroutine function (app, scope, receive, send) -> None
   PyObject* log_exception = nullptr;   // callable(message, exc)
   PyObject* state = nullptr;           // lifespan state dict (shallow-copied per request), or None
+  PyObject* owner = nullptr;           // what owns the runner: each receive and send keeps it alive
   std::string root_path;
   std::vector<listener_address> listeners;  // the scope's "server" by listener ("" and 0: a Unix socket)
   bool pump = true;
@@ -94,6 +95,13 @@ class asgi_runner final : public server::dispatcher {
   void finish(asgi_request* r, uint64_t generation, PyObject* error);
   void log_exception(const char* message, const http1::stream* s);
 
+  // The server is closing while some requests' tasks have not finished (a
+  // stop past the graceful budget): their app side is let go of, before the
+  // streams go with the server. Their receive() and send() raise from now
+  // on, and their end changes nothing.
+  void abandon();
+  PyObject* owner() const { return owner_; }
+
   // Counters for probes: eventfd writes to wake the asyncio side.
   uint64_t wakes() const { return wakes_.load(std::memory_order_relaxed); }
 
@@ -115,6 +123,7 @@ class asgi_runner final : public server::dispatcher {
   void settle(py_ref& future, PyObject* value);
   PyObject* disconnect_event();
 
+  PyObject* owner_ = nullptr;  // borrowed: it owns this runner
   py_ref app_;
   py_ref loop_;
   py_ref run_request_;

@@ -83,6 +83,7 @@ int asgi_server_init(PyObject* py_self, PyObject* args, PyObject* kwargs) {
   options.run_request = run_request;
   options.log_exception = log_exception;
   options.state = state;
+  options.owner = py_self;
   options.root_path = root_path;
   options.listeners = std::move(addresses);
   options.pump = pump != 0;
@@ -205,7 +206,10 @@ PyObject* asgi_server_join(PyObject* py_self, PyObject*) {
   Py_RETURN_NONE;
 }
 
-void destroy(asgi_server_object* self) {
+// close(): the server and its sockets go. The runner stays until the
+// object itself goes, since receive and send objects that outlive the
+// server (held by tasks the stop cut off) still point into it.
+void close_server(asgi_server_object* self) {
   if (self->thread != nullptr) {
     // Never joined (an error path): the loop must stop before it is freed.
     self->srv->request_shutdown(true);
@@ -215,14 +219,13 @@ void destroy(asgi_server_object* self) {
     delete self->thread;
     self->thread = nullptr;
   }
+  if (self->runner != nullptr) self->runner->abandon();
   if (self->srv != nullptr) {
     self->srv->set_dispatcher(nullptr);
     self->srv->event_loop().set_post_hook(nullptr, nullptr);
     delete self->srv;
     self->srv = nullptr;
   }
-  delete self->runner;
-  self->runner = nullptr;
   delete self->extras;
   self->extras = nullptr;
   delete self->stopped;
@@ -233,12 +236,15 @@ void destroy(asgi_server_object* self) {
 }
 
 PyObject* asgi_server_close(PyObject* py_self, PyObject*) {
-  destroy(reinterpret_cast<asgi_server_object*>(py_self));
+  close_server(reinterpret_cast<asgi_server_object*>(py_self));
   Py_RETURN_NONE;
 }
 
 void asgi_server_dealloc(PyObject* py_self) {
-  destroy(reinterpret_cast<asgi_server_object*>(py_self));
+  auto* self = reinterpret_cast<asgi_server_object*>(py_self);
+  close_server(self);
+  delete self->runner;
+  self->runner = nullptr;
   Py_TYPE(py_self)->tp_free(py_self);
 }
 
