@@ -32,21 +32,6 @@ from baton.serve import WorkerContext, listener_args, server_options
 logger = logging_setup.logger
 
 
-async def run_request(app, scope, receive, send):
-    """One request's task: the app, then the native side settles what is left."""
-    try:
-        await app(scope, receive, send)
-    except asyncio.CancelledError:
-        _baton.finish_request(send, None)
-        raise
-    except BaseException as error:  # noqa: BLE001 - the request fails, the server goes on
-        _baton.finish_request(send, error)
-        if not isinstance(error, Exception):
-            raise
-    else:
-        _baton.finish_request(send, None)
-
-
 class LifespanFailed(Exception):
     """The app's startup (or shutdown) reported failure; the message is the app's."""
 
@@ -216,7 +201,7 @@ async def serve(config: Config, app, listeners: list[Listener], worker: WorkerCo
     # loop is what a master must see, not the native loop beside it.
     options["heartbeat"] = None
     server = _baton.AsgiServer(
-        app, listener_args(listeners), loop, run_request, logging_setup.log_exception,
+        app, listener_args(listeners), loop, logging_setup.log_exception,
         state if lifespan.supported else None,
         pump=shape == "pump", schedule_pass=schedule_pass if shape == "inverted" else None,
         catch_hangup=not worker.supervised, **options,

@@ -56,7 +56,6 @@ struct asgi_request final : http1::app_waker, handoff::notice_link {
 struct asgi_options {
   PyObject* app = nullptr;
   PyObject* loop = nullptr;            // the asyncio loop
-  PyObject* run_request = nullptr;     // coroutine function (app, scope, receive, send) -> None
   PyObject* log_exception = nullptr;   // callable(message, exc)
   PyObject* state = nullptr;           // lifespan state dict (shallow-copied per request), or None
   PyObject* owner = nullptr;           // what owns the runner: each receive and send keeps it alive
@@ -126,7 +125,6 @@ class asgi_runner final : public server::dispatcher {
   PyObject* owner_ = nullptr;  // borrowed: it owns this runner
   py_ref app_;
   py_ref loop_;
-  py_ref run_request_;
   py_ref log_exception_;
   py_ref state_;
   py_ref create_task_;

@@ -47,8 +47,8 @@ void request_pass(void* context) {
 
 int asgi_server_init(PyObject* py_self, PyObject* args, PyObject* kwargs) {
   auto* self = reinterpret_cast<asgi_server_object*>(py_self);
-  PyObject *app, *listeners, *loop, *run_request, *log_exception, *state;
-  if (!PyArg_ParseTuple(args, "OOOOOO:AsgiServer", &app, &listeners, &loop, &run_request, &log_exception, &state)) {
+  PyObject *app, *listeners, *loop, *log_exception, *state;
+  if (!PyArg_ParseTuple(args, "OOOOO:AsgiServer", &app, &listeners, &loop, &log_exception, &state)) {
     return -1;
   }
   py_ref empty = py_ref::steal(PyDict_New());
@@ -80,7 +80,6 @@ int asgi_server_init(PyObject* py_self, PyObject* args, PyObject* kwargs) {
   asgi_options options;
   options.app = app;
   options.loop = loop;
-  options.run_request = run_request;
   options.log_exception = log_exception;
   options.state = state;
   options.owner = py_self;

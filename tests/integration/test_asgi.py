@@ -299,6 +299,42 @@ def test_a_task_factory_the_app_installs_makes_the_request_tasks(start_asgi):
     assert get(server, "/task").text.startswith("FactoryTask ")
 
 
+def test_an_app_that_returns_an_awaitable_rather_than_a_coroutine_is_served(start_asgi):
+    # Not an async def, so auto would take it for WSGI: the interface is named.
+    server = start_asgi("--interface", "asgi", app="tests.integration.apps.asgi_apps:awaitable_app")
+    assert get(server, "/").text == "awaited"
+    mark = server.log_mark()
+    assert get(server, "/not-awaitable").status_code == 500
+    assert server.wait_for_log("int, which cannot be awaited", since=mark)
+    assert "(GET /not-awaitable from 127.0.0.1:" in server.log_since(mark)
+    assert get(server, "/").text == "awaited"
+
+
+def test_a_request_task_shows_the_apps_frames_to_debuggers(asgi):
+    info = get(asgi, "/stack").json()
+    assert info["frames"][-1] == "app", info  # Task.get_stack() reaches the app's own coroutine
+    assert "coro=<app() running at" in info["repr"], info["repr"]
+
+
+def test_a_cancelled_request_task_answers_500_and_the_server_goes_on(asgi):
+    mark = asgi.log_mark()
+    assert get(asgi, "/cancelled").status_code == 500
+    assert asgi.wait_for_log("without completing its response", since=mark)
+    assert get(asgi, "/hello").status_code == 200
+
+
+def test_a_request_whose_task_is_dropped_unfinished_gets_500_when_it_is_collected(asgi):
+    mark = asgi.log_mark()
+    s = asgi.connect()
+    s.sendall(b"GET /orphan HTTP/1.1\r\nHost: t\r\n\r\n")
+    time.sleep(0.2)
+    assert get(asgi, "/collect").text == "collected"
+    status, _, _, _ = read_response(s)
+    assert status == 500
+    assert asgi.wait_for_log("GeneratorExit", since=mark)
+    assert "(GET /orphan from 127.0.0.1:" in asgi.log_since(mark)
+
+
 def test_lifespan_off_never_calls_the_app_with_a_lifespan_scope(start_asgi):
     server = start_asgi("--lifespan", "off")
     assert get(server, "/echo").json()["state"] == {}

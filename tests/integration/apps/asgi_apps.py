@@ -173,6 +173,21 @@ async def app(scope, receive, send):
     if path == "/task":
         task = asyncio.current_task()
         return await respond(send, body=f"{type(task).__name__} {task.get_name()}".encode())
+    if path == "/stack":
+        task = asyncio.current_task()
+        frames = [frame.f_code.co_name for frame in task.get_stack()]
+        return await respond(send, body=json.dumps({"frames": frames, "repr": repr(task)}).encode())
+    if path == "/cancelled":
+        asyncio.get_running_loop().call_later(0.05, asyncio.current_task().cancel)
+        await asyncio.sleep(10)
+    if path == "/orphan":
+        # Waits on a future nothing else holds: the task is garbage once
+        # /collect runs the collector.
+        await asyncio.get_running_loop().create_future()
+    if path == "/collect":
+        import gc
+        gc.collect()
+        return await respond(send, body=b"collected")
     if path == "/stats":
         tasks = len(asyncio.all_tasks())
         return await respond(send, body=json.dumps({"tasks": tasks}).encode(), content_type=b"application/json")
@@ -221,6 +236,28 @@ async def task_factory(scope, receive, send):
         await send({"type": "lifespan.shutdown.complete"})
         return
     return await app(scope, receive, send)
+
+
+class AwaitableApp:
+    """An app that is a plain callable returning an awaitable (no async def)."""
+
+    def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            raise RuntimeError("no lifespan here")
+        if scope["path"] == "/not-awaitable":
+            return 42
+        return Response(send)
+
+
+class Response:
+    def __init__(self, send):
+        self.send = send
+
+    def __await__(self):
+        return respond(self.send, body=b"awaited").__await__()
+
+
+awaitable_app = AwaitableApp()
 
 
 async def failing_startup(scope, receive, send):
