@@ -490,6 +490,15 @@ PyObject* make_request_coroutine(asgi_runner* runner, asgi_request* r, PyObject*
   return reinterpret_cast<PyObject*>(o);
 }
 
+// Two str objects with the same text: the same object, or the same length,
+// kind and bytes (the check PyUnicode_Compare makes, without its ordering).
+bool same_text(PyObject* a, PyObject* b) {
+  if (a == b) return true;
+  Py_ssize_t n = PyUnicode_GET_LENGTH(a);
+  return n == PyUnicode_GET_LENGTH(b) && PyUnicode_KIND(a) == PyUnicode_KIND(b) &&
+         std::memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), static_cast<size_t>(n) * PyUnicode_KIND(a)) == 0;
+}
+
 // Bytes of a header name or value: bytes, or a str of latin-1 characters.
 bool byte_view(PyObject* o, std::string_view& out) {
   if (PyBytes_Check(o)) {
@@ -782,6 +791,9 @@ py_ref asgi_runner::build_scope(http1::stream& s) {
       ok = false;
       break;
     }
+    // Two bytes objects cannot be part of a cycle: the collector need not
+    // look at the pair (it would untrack it itself, after looking once).
+    PyObject_GC_UnTrack(pair);
     PyList_SET_ITEM(headers.get(), static_cast<Py_ssize_t>(i), pair);
   }
   ok = ok && PyDict_SetItem(d, names.headers, headers.get()) == 0;
@@ -796,7 +808,9 @@ py_ref asgi_runner::build_scope(http1::stream& s) {
         last_address_text_.assign(peer.address);
       }
       py_ref port = py_ref::steal(PyLong_FromLong(peer.port));
-      ok = last_address_ && port && set_new(d, names.client, PyTuple_Pack(2, last_address_.get(), port.get()));
+      PyObject* client = last_address_ && port ? PyTuple_Pack(2, last_address_.get(), port.get()) : nullptr;
+      if (client != nullptr) PyObject_GC_UnTrack(client);  // a str and an int: no cycle
+      ok = set_new(d, names.client, client);
     }
   }
   // Small dicts an app might change: fresh for every request (copies).
@@ -1135,9 +1149,9 @@ PyObject* asgi_runner::send(asgi_request* r, uint64_t generation, PyObject* mess
     return nullptr;
   }
   if (PyUnicode_Check(type)) {
-    if (PyUnicode_Compare(type, names.body_type) == 0) return send_body(r, message);
-    if (PyUnicode_Compare(type, names.start) == 0) return send_start(r, message);
-    if (PyUnicode_Compare(type, names.pathsend) == 0) return send_pathsend(r, message);
+    if (same_text(type, names.body_type)) return send_body(r, message);
+    if (same_text(type, names.start)) return send_start(r, message);
+    if (same_text(type, names.pathsend)) return send_pathsend(r, message);
   }
   r->protocol_error = true;
   PyErr_Format(PyExc_ValueError, "unexpected ASGI message type %R for an HTTP request", type);
