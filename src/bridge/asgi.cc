@@ -150,19 +150,33 @@ PyObject* make_completed(PyObject* value_new_ref) {
 
 // --- receive and send ---------------------------------------------------------
 
-// receive and send hold a reference to the runner's owner, so the runner
-// outlives every one of them (a task can call them, or end, after the
-// server has closed).
-struct channel_object {
-  PyObject_HEAD
+// What receive, send and the request's coroutine know of their request.
+// Each holds a reference to the runner's owner, so the runner outlives every
+// one of them (a task can call them, or end, after the server has closed);
+// the generation tells them apart from a later request on the same object.
+struct request_handle {
   PyObject* owner;
   asgi_runner* runner;
   asgi_request* request;
   uint64_t generation;
+
+  void bind(asgi_runner* to, asgi_request* r) {
+    owner = to->owner();
+    Py_XINCREF(owner);
+    runner = to;
+    request = r;
+    generation = r->generation;
+  }
+  void release() { Py_CLEAR(owner); }
+};
+
+struct channel_object {
+  PyObject_HEAD
+  request_handle h;
 };
 
 void channel_dealloc(PyObject* self) {
-  Py_XDECREF(reinterpret_cast<channel_object*>(self)->owner);
+  reinterpret_cast<channel_object*>(self)->h.release();
   Py_TYPE(self)->tp_free(self);
 }
 
@@ -175,7 +189,7 @@ PyObject* receive_call(PyObject* self, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   auto* o = reinterpret_cast<channel_object*>(self);
-  return o->runner->receive(o->request, o->generation);
+  return o->h.runner->receive(o->h.request, o->h.generation);
 }
 
 PyObject* send_call(PyObject* self, PyObject* args, PyObject* kwargs) {
@@ -184,17 +198,13 @@ PyObject* send_call(PyObject* self, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   auto* o = reinterpret_cast<channel_object*>(self);
-  return o->runner->send(o->request, o->generation, PyTuple_GET_ITEM(args, 0));
+  return o->h.runner->send(o->h.request, o->h.generation, PyTuple_GET_ITEM(args, 0));
 }
 
 PyObject* make_channel(PyTypeObject* type, asgi_runner* runner, asgi_request* r) {
   auto* o = PyObject_New(channel_object, type);
   if (o == nullptr) return nullptr;
-  o->owner = runner->owner();
-  Py_XINCREF(o->owner);
-  o->runner = runner;
-  o->request = r;
-  o->generation = r->generation;
+  o->h.bind(runner, r);
   return reinterpret_cast<PyObject*>(o);
 }
 
@@ -215,10 +225,7 @@ PyObject* cancelled_error_type = nullptr;  // asyncio.CancelledError
 
 struct request_coroutine {
   PyObject_HEAD
-  PyObject* owner;  // keeps the runner alive, as receive and send do
-  asgi_runner* runner;
-  asgi_request* request;
-  uint64_t generation;
+  request_handle h;
   PyObject* call[4];  // app, scope, receive, send: until the first step calls the app
   PyObject* inner;    // then the app's awaitable, as an iterator; null once it has ended
 };
@@ -266,7 +273,7 @@ PySendResult request_ended(request_coroutine* self, PySendResult status, PyObjec
   release_call(self);
   if (status == PYGEN_RETURN) {
     Py_CLEAR(*result);
-    self->runner->finish(self->request, self->generation, nullptr);
+    self->h.runner->finish(self->h.request, self->h.generation, nullptr);
     Py_INCREF(Py_None);
     *result = Py_None;
     return PYGEN_RETURN;
@@ -277,7 +284,7 @@ PySendResult request_ended(request_coroutine* self, PySendResult status, PyObjec
   PyErr_NormalizeException(&type, &value, &traceback);
   if (value != nullptr && traceback != nullptr) PyException_SetTraceback(value, traceback);
   bool cancelled = PyErr_GivenExceptionMatches(type, cancelled_error_type) != 0;
-  self->runner->finish(self->request, self->generation, cancelled ? nullptr : value);
+  self->h.runner->finish(self->h.request, self->h.generation, cancelled ? nullptr : value);
   if (!cancelled && PyErr_GivenExceptionMatches(type, PyExc_Exception) != 0) {
     Py_XDECREF(type);
     Py_XDECREF(value);
@@ -419,7 +426,7 @@ void request_coroutine_dealloc(PyObject* o) {
   PyObject_GC_UnTrack(o);
   auto* self = reinterpret_cast<request_coroutine*>(o);
   request_coroutine_clear(o);
-  Py_CLEAR(self->owner);
+  self->h.release();
   PyObject_GC_Del(o);
 }
 
@@ -475,11 +482,7 @@ PyObject* make_request_coroutine(asgi_runner* runner, asgi_request* r, PyObject*
                                  PyObject* receive, PyObject* send) {
   auto* o = PyObject_GC_New(request_coroutine, &request_coroutine_type);
   if (o == nullptr) return nullptr;
-  o->owner = runner->owner();
-  Py_XINCREF(o->owner);
-  o->runner = runner;
-  o->request = r;
-  o->generation = r->generation;
+  o->h.bind(runner, r);
   PyObject* call[4] = {app, scope, receive, send};
   for (int i = 0; i < 4; ++i) {
     Py_INCREF(call[i]);
