@@ -81,11 +81,12 @@ def suite(name: str) -> Settings:
         return Settings("instructions", ["baton-baseline-inline", "baton-inline", "baton-pool-1"], ["hello"], [1, 16],
                         rounds=1, duration=0, warmup=0, instructions=[1, 8])
     if name == "asgi-instructions":
-        # The ASGI hello's own cost in the one-thread shape beside uvicorn's:
+        # The ASGI rows' own cost in the one-thread shape beside uvicorn's:
         # user-space instructions per request under callgrind, one request at
         # a time on each connection.
         return Settings("asgi-instructions", ["baton-asgi-inverted-uvloop", "baton-asgi-inverted", "uvicorn-uvloop"],
-                        ["hello"], [16, 256], rounds=1, duration=0, warmup=0, instructions=[1])
+                        ["hello", "starlette-json", "fastapi-json"], [16, 256], rounds=1, duration=0, warmup=0,
+                        instructions=[1])
     if name == "idle-memory":
         # What 5 000 idle keep-alive connections cost each server, per connection.
         return Settings("idle-memory", ["baton-inline", "baton-pool-4", "uvicorn-uvloop", "gunicorn-gthread"],
