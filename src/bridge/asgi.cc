@@ -387,13 +387,13 @@ PyObject* request_coroutine_close(PyObject* o, PyObject*) {
   }
   if (!PyErr_Occurred()) PyErr_SetNone(PyExc_GeneratorExit);
   PyObject* result = nullptr;
-  request_ended(self, PYGEN_ERROR, &result);
-  if (PyErr_ExceptionMatches(PyExc_GeneratorExit)) {
-    PyErr_Clear();
+  if (request_ended(self, PYGEN_ERROR, &result) == PYGEN_RETURN) {
+    Py_DECREF(result);  // the app's close() raised an Exception: logged, done
     Py_RETURN_NONE;
   }
-  Py_XDECREF(result);
-  return PyErr_Occurred() ? nullptr : (Py_INCREF(Py_None), Py_None);
+  if (!PyErr_ExceptionMatches(PyExc_GeneratorExit)) return nullptr;
+  PyErr_Clear();
+  Py_RETURN_NONE;
 }
 
 // Destroyed unfinished (its task was dropped): closed first.
