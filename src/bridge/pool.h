@@ -29,6 +29,9 @@ class python_pool_hooks final : public server::thread_pool_hooks {
   // pool-fairness probe exists to catch.
   bool may_spin_attached() override { return convoy_ || !barrier_.someone_waiting(); }
   int64_t attached_spin_ns() override { return convoy_ ? 5'000'000 : 20'000; }
+  // The barrier's third part: whichever thread wins the GIL starts the oldest
+  // job waiting, so a job does not wait on its own thread's luck.
+  bool oldest_first() override { return barrier_.enabled(); }
   const turn_barrier& barrier() const { return barrier_; }
 
  private:

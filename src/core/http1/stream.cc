@@ -43,6 +43,7 @@ void stream::reset_for(const request& parsed, const char* raw, const peer_info& 
   conn = nullptr;
   fifo_next = nullptr;
   worker = -1;
+  pool_order = 0;
 
   // One copy of the raw head; every view is re-pointed by the same offset.
   head_bytes_.clear();

@@ -26,6 +26,8 @@ thread_pool::thread_pool(request_handler& handler, thread_pool_hooks& hooks, int
   depth_ = threads == 1 ? 64 : 1;
   for (int i = 0; i < threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i, depth_));
   in_flight_.assign(static_cast<size_t>(threads), 0);
+  oldest_first_ = threads > 1 && hooks.oldest_first();
+  in_hand_.resize(static_cast<size_t>(threads));
   // LIFO: the thread that went idle last is the likeliest to be still
   // spinning, and to take the next job without a futex wake.
   for (int i = threads - 1; i >= 0; --i) idle_.push_back(i);
@@ -71,6 +73,7 @@ bool thread_pool::try_start(http1::stream* s) {
   int index = idle_.back();
   size_t slot = static_cast<size_t>(index);
   s->worker = index;
+  s->pool_order = next_order_++;
   worker& w = *workers_[slot];
   // A worker on the idle list has room in its ring, so this cannot fail.
   w.jobs.try_push(s);
@@ -85,6 +88,35 @@ void thread_pool::finished(http1::stream* s) {
   size_t slot = static_cast<size_t>(s->worker);
   --jobs_in_flight_;
   if (in_flight_[slot]-- == depth_) idle_.push_back(s->worker);
+}
+
+void thread_pool::put_in_hand(int index, http1::stream* s) {
+  std::lock_guard<std::mutex> guard(in_hand_lock_);
+  in_hand_[static_cast<size_t>(index)] = {s, s->pool_order};
+}
+
+// Called by a thread ready to start the job it put in hand (it holds the GIL
+// now). If another thread still waits with an older one, the two swap: this
+// thread starts the older job, and the other finds the newer one in its hand
+// when its turn comes. Whichever thread the GIL goes to, jobs start in the
+// order the loop handed them out; without it each job is bound to its thread
+// and waits as long as that thread loses the race for the GIL, and the
+// pool-fairness probe's p99 grows with the number of threads waiting.
+http1::stream* thread_pool::take_oldest(int index) {
+  std::lock_guard<std::mutex> guard(in_hand_lock_);
+  job_in_hand& mine = in_hand_[static_cast<size_t>(index)];
+  job_in_hand* oldest = &mine;
+  for (job_in_hand& other : in_hand_) {
+    if (other.s != nullptr && other.order < oldest->order) oldest = &other;
+  }
+  http1::stream* s = oldest->s;
+  if (oldest != &mine) {
+    *oldest = mine;
+    order_swaps_.fetch_add(1, std::memory_order_relaxed);
+  }
+  mine = {};
+  s->worker = index;  // the loop reads it once the job is done
+  return s;
 }
 
 void thread_pool::worker::wait(http1::stream&, uint64_t token) {
@@ -129,9 +161,13 @@ void thread_pool::worker::run() {
             [&] { return (s = jobs.try_pop()) != nullptr || owner.stopping_.load(std::memory_order_acquire); },
             owner.backoff_);
       }
+      if (s != nullptr && owner.oldest_first_) owner.put_in_hand(index, s);
       hooks.attach();
       if (s == nullptr) break;  // stopping, and nothing left to run
+    } else if (owner.oldest_first_) {
+      owner.put_in_hand(index, s);
     }
+    if (owner.oldest_first_) s = owner.take_oldest(index);
     s->set_waker(this);
     if (!s->cancelled()) owner.handler_.handle(*s);
     s->app_done();  // the stream is the loop's again: not touched after this

@@ -4,7 +4,10 @@
 // Jobs cross from the loop in a single-producer/single-consumer ring per
 // thread, carrying stream pointers; the loop gives a job only to a thread
 // that is idle, so no request waits behind a slow one while another thread
-// is free (the surplus waits in the server's queue). A thread with no job
+// is free (the surplus waits in the server's queue). When the hooks ask for
+// it (oldest_first), a thread about to start a job first swaps it for the
+// oldest one another thread holds and has not started, so jobs start in the
+// order they were handed out whichever thread runs first. A thread with no job
 // spins briefly, then yields, then parks on its futex parker, so the gaps
 // between jobs at full load never reach the kernel. Completions come back as
 // the streams' done notices through the loop's inbox, which wakes the loop
@@ -21,6 +24,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -53,6 +57,9 @@ class thread_pool_hooks {
   virtual bool may_spin_attached() { return true; }
   // For how long, at most.
   virtual int64_t attached_spin_ns() { return 20000; }
+  // True when the threads run their jobs in the order the loop handed them
+  // out, whichever thread wins what they must hold (take_oldest).
+  virtual bool oldest_first() { return false; }
 
  protected:
   ~thread_pool_hooks() = default;
@@ -83,6 +90,8 @@ class thread_pool final : public dispatcher {
   size_t jobs_in_flight() const { return jobs_in_flight_; }
   // Futex wakes made to hand out jobs (tests and probes: ~0 at saturation).
   uint64_t job_wakes() const;
+  // Jobs a thread started in place of another thread's newer one (take_oldest).
+  uint64_t order_swaps() const { return order_swaps_.load(std::memory_order_relaxed); }
 
  private:
   struct worker final : stream_waiter, http1::app_waker {
@@ -121,6 +130,22 @@ class thread_pool final : public dispatcher {
   bool spin_loop_ = true;
   bool spin_attached_ = true;
   std::atomic<bool> stopping_{false};
+
+  // Jobs in hand and not yet started, by thread, when oldest_first(): a
+  // thread takes a job from its ring whenever it is free, but starts the
+  // oldest job in hand among all threads (see take_oldest). A plain lock:
+  // held for a few loads and stores, by pool threads only, twice per job.
+  struct job_in_hand {
+    http1::stream* s = nullptr;
+    uint64_t order = 0;
+  };
+  bool oldest_first_ = false;
+  std::mutex in_hand_lock_;
+  std::vector<job_in_hand> in_hand_;
+  uint64_t next_order_ = 0;  // loop thread
+  std::atomic<uint64_t> order_swaps_{0};
+  void put_in_hand(int index, http1::stream* s);
+  http1::stream* take_oldest(int index);
 
  public:
   // The waiter of the calling worker thread (null on any other thread).

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -47,6 +48,7 @@ struct echo_app final : srv::request_handler {
       paths.push_back(path);
     }
     srv::stream_waiter* waiter = srv::thread_pool::current_waiter();
+    while (path == "/hold" && !release_hold.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     if (path == "/slow") {
       int ms = std::stoi(std::string(s.head().query.substr(3)));
       std::this_thread::sleep_for(std::chrono::milliseconds(ms));
@@ -96,6 +98,11 @@ struct echo_app final : srv::request_handler {
   std::vector<std::string> paths;
   std::atomic<int> read_errors{0};
   std::atomic<int> gone{0};
+  std::atomic<bool> release_hold{false};
+  std::vector<std::string> started() {
+    std::lock_guard<std::mutex> guard(lock);
+    return paths;
+  }
   size_t calls(const std::string& path) {
     std::lock_guard<std::mutex> guard(lock);
     return static_cast<size_t>(std::count(paths.begin(), paths.end(), path));
@@ -104,8 +111,47 @@ struct echo_app final : srv::request_handler {
 
 struct no_hooks final : srv::thread_pool_hooks {};
 
+// A stand-in for the GIL that always goes to the thread that asked for it
+// last: the order the real one does not promise, made certain, so that a test
+// can show jobs starting in the order the loop handed them out even when the
+// lock goes the wrong way.
+struct last_in_first_lock final : srv::thread_pool_hooks {
+  explicit last_in_first_lock(bool ordered) : ordered(ordered) {}
+  void thread_started(int) override { acquire(); }
+  void thread_stopping(int) override { release(); }
+  void detach() override { release(); }
+  void attach() override { acquire(); }
+  bool may_spin_attached() override { return false; }
+  bool oldest_first() override { return ordered; }
+
+  void acquire() {
+    std::unique_lock<std::mutex> guard(lock);
+    uint64_t ticket = next_ticket++;
+    waiting.push_back(ticket);
+    changed.wait(guard, [&] { return !held && waiting.back() == ticket; });
+    waiting.pop_back();
+    held = true;
+  }
+  void release() {
+    std::lock_guard<std::mutex> guard(lock);
+    held = false;
+    changed.notify_all();
+  }
+  size_t waiters() {
+    std::lock_guard<std::mutex> guard(lock);
+    return waiting.size();
+  }
+
+  const bool ordered;
+  std::mutex lock;
+  std::condition_variable changed;
+  std::vector<uint64_t> waiting;
+  uint64_t next_ticket = 0;
+  bool held = false;
+};
+
 struct running_server {
-  explicit running_server(int threads, srv::server_config config = {}) {
+  explicit running_server(int threads, srv::server_config config = {}, srv::thread_pool_hooks* with = nullptr) {
     listener = ::socket(AF_INET, SOCK_STREAM, 0);
     int one = 1;
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -120,7 +166,7 @@ struct running_server {
     config.handle_signals = false;
     config.graceful_timeout_ms = 5000;
     server = std::make_unique<srv::server>(config, std::vector<int>{listener});
-    pool = std::make_unique<srv::thread_pool>(app, hooks, threads);
+    pool = std::make_unique<srv::thread_pool>(app, with != nullptr ? *with : hooks, threads);
     server->set_dispatcher(pool.get());
     pool->start();
     loop_thread = std::thread([this] { server->run(); });
@@ -204,8 +250,9 @@ std::string post(std::string_view path, std::string_view body) {
          "\r\n\r\n" + std::string(body);
 }
 
-TEST(ServerWithPool, EveryClientGetsTheAnswerToItsOwnRequestWhileOthersVanish) {
-  running_server srv(4);
+// Returns how many jobs started in another thread's place.
+uint64_t every_client_gets_the_answer_to_its_own_request(srv::thread_pool_hooks* hooks) {
+  running_server srv(4, {}, hooks);
   constexpr int clients = 12;
   const int requests = 300 / scale;
   std::atomic<int> wrong{0};
@@ -262,6 +309,19 @@ TEST(ServerWithPool, EveryClientGetsTheAnswerToItsOwnRequestWhileOthersVanish) {
   EXPECT_EQ(wrong.load(), 0);
   EXPECT_GT(answered.load(), clients * requests / 2);
   srv.stop();
+  return srv.pool->order_swaps();
+}
+
+TEST(ServerWithPool, EveryClientGetsTheAnswerToItsOwnRequestWhileOthersVanish) {
+  EXPECT_EQ(every_client_gets_the_answer_to_its_own_request(nullptr), 0u);
+}
+
+// The same with one lock for all threads, handed out last-asked-first, and
+// jobs started oldest first: threads swap jobs in hand, and no answer goes to
+// the wrong client.
+TEST(ServerWithPool, EveryClientGetsTheAnswerToItsOwnRequestWhileThreadsSwapJobs) {
+  last_in_first_lock lock(true);
+  EXPECT_GT(every_client_gets_the_answer_to_its_own_request(&lock), 0u);
 }
 
 TEST(ServerWithPool, ASlowRequestOccupiesOneThreadAndOthersKeepFlowing) {
@@ -284,6 +344,43 @@ TEST(ServerWithPool, ASlowRequestOccupiesOneThreadAndOthersKeepFlowing) {
   EXPECT_EQ(read_body(slow, slow_carry, ok), "/slow:");
   ::close(fast);
   ::close(slow);
+}
+
+// Three threads: one holds the lock in a job while two more jobs wait for
+// it, the older on one thread and the newer on another; the lock then goes
+// to the newer one's thread. With oldest_first() that thread starts the
+// older job and leaves the newer in the other thread's hand; without it,
+// the newer job overtakes (the convoy the pool-fairness probe measures).
+TEST(ServerWithPool, JobsStartInTheOrderTheLoopHandedThemOutWhicheverThreadWinsTheLock) {
+  for (bool ordered : {true, false}) {
+    last_in_first_lock lock(ordered);
+    running_server srv(3, {}, &lock);
+    auto wait_for = [](auto done) {
+      for (int i = 0; i < 5000 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      return done();
+    };
+    int hold = connect_to(srv.port);
+    send_all(hold, "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n");
+    ASSERT_TRUE(wait_for([&] { return srv.app.calls("/hold") == 1; }));
+    int older = connect_to(srv.port);
+    send_all(older, "GET /older HTTP/1.1\r\nHost: t\r\n\r\n");
+    ASSERT_TRUE(wait_for([&] { return lock.waiters() == 1; }));
+    int newer = connect_to(srv.port);
+    send_all(newer, "GET /newer HTTP/1.1\r\nHost: t\r\n\r\n");
+    ASSERT_TRUE(wait_for([&] { return lock.waiters() == 2; }));
+    srv.app.release_hold = true;
+    for (int fd : {hold, older, newer}) {
+      bool ok = false;
+      std::string carry;
+      read_body(fd, carry, ok);
+      EXPECT_TRUE(ok);
+      ::close(fd);
+    }
+    std::vector<std::string> expected = {"/hold", "/older", "/newer"};
+    if (!ordered) std::swap(expected[1], expected[2]);
+    EXPECT_EQ(srv.app.started(), expected) << (ordered ? "oldest first" : "bound to their threads");
+    srv.stop();
+  }
 }
 
 // Two threads, both busy: a third request waits in the server's queue.
