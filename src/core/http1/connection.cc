@@ -36,11 +36,13 @@ connection::connection(connection_context& context, int fd, const sockaddr_stora
     peer_port_ = ntohs(a->sin6_port);
   }
   peer_text_length_ = static_cast<uint8_t>(strnlen(peer_text_, sizeof peer_text_));
+  out_.set_spares(context_.output_spares);
   decide_trust();
 }
 
 connection::connection(connection_context& context, net::transport& io, const peer_info& peer)
     : context_(context), socket_(-1), io_(&io) {
+  out_.set_spares(context_.output_spares);
   set_peer(peer);
   decide_trust();
 }
@@ -504,11 +506,12 @@ void connection::flush_output() {
       start_lingering();
       return;
     }
-    // Between requests a connection owns no buffers: the next response's
-    // (small) buffer comes back from the allocator's cache, and thousands of
-    // idle keep-alive connections cost only their own few hundred bytes.
+    // Between requests a connection owns no buffers, so thousands of idle
+    // keep-alive connections cost only their own few hundred bytes. Its
+    // output storage goes to the loop's spares, where the next response on
+    // any connection takes it back without a malloc or a free.
     if (in_.empty()) in_ = byte_buffer();
-    out_.release_memory();
+    out_.park_storage();
   }
   update_interest();
   update_timer();

@@ -102,6 +102,7 @@ struct connection_context {
   const local_routes* local = nullptr;  // health path and static files, answered without the app
   const bool* refusing = nullptr;       // draining with the listeners open: new requests get 503
   bool timing = false;                  // streams record when they started (the access log)
+  net::output_queue::spares* output_spares = nullptr;  // the loop's parked output storage
 };
 
 class connection final : public loop::io_handler, public loop::timer_handler {

@@ -15,6 +15,11 @@ constexpr size_t max_gather = 64;
 }  // namespace
 
 output_queue::segment& output_queue::back() {
+  if (segments_.capacity() == 0 && spares_ != nullptr && !spares_->parked_.empty()) {
+    segments_ = std::move(spares_->parked_.back());
+    spares_->parked_.pop_back();
+    first_ = 0;
+  }
   if (live() == 0 || segments_.back().fd >= 0 || segments_.back().external != nullptr) {
     if (live() == 0) {
       segments_.clear();
@@ -145,6 +150,18 @@ void output_queue::clear() {
     segments_.emplace_back().bytes = std::move(keep);
   }
   first_ = 0;
+}
+
+void output_queue::park_storage() {
+  clear();
+  // After clear(): at most one segment, spent, holding the buffer it keeps.
+  if (spares_ != nullptr && spares_->parked_.size() < spares::limit && segments_.size() == 1 &&
+      segments_[0].bytes.capacity() <= spares::largest) {
+    spares_->parked_.push_back(std::exchange(segments_, std::vector<segment>()));
+    first_ = 0;
+    return;
+  }
+  release_memory();
 }
 
 size_t output_queue::release_memory() {

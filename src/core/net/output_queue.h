@@ -4,8 +4,9 @@
 // bodies never pass through user space.
 //
 // An empty queue owns no memory (idle keep-alive connections hold many of
-// them): segments live in a vector that allocates on first use, and
-// release_memory() gives everything back.
+// them): segments live in a vector that allocates on first use (or takes
+// parked storage from the loop's spares), and release_memory() or
+// park_storage() gives everything back.
 //
 // sendfile has no MSG_NOSIGNAL: writing a file range to a peer that has gone
 // raises SIGPIPE, so the process must ignore SIGPIPE (server::run does, for
@@ -59,6 +60,17 @@ class output_queue {
   // clear(), and frees the storage too; returns the bytes of storage freed.
   size_t release_memory();
 
+  // Storage (a segment list and its small buffer) parked between uses by
+  // queues that empty and fill again, such as a connection's output between
+  // responses: the next response on any connection of the loop takes it,
+  // with no malloc and no free. One per loop thread, bounded.
+  class spares;
+  // Queue this one's storage takes from when it has none.
+  void set_spares(spares* s) { spares_ = s; }
+  // clear(), then parks the storage in the spares given to set_spares(), or
+  // frees it when there are none, they are full, or the buffer grew large.
+  void park_storage();
+
  private:
   struct segment {
     byte_buffer bytes;
@@ -76,6 +88,20 @@ class output_queue {
 
   std::vector<segment> segments_;
   size_t first_ = 0;  // segments before this index are spent
+  spares* spares_ = nullptr;
+
+ public:
+  class spares {
+   public:
+    // Parked storage kept at most; a buffer larger than `largest` is freed.
+    static constexpr size_t limit = 64;
+    static constexpr size_t largest = 16384;
+    size_t parked() const { return parked_.size(); }
+
+   private:
+    friend class output_queue;
+    std::vector<std::vector<segment>> parked_;
+  };
 };
 
 }  // namespace baton::net

@@ -35,7 +35,8 @@ server::server(const server_config& config, std::vector<int> listeners)
     : config_(config),
       header_scratch_(config.connection.request_limits.max_headers),
       context_{loop_,    config_.connection, *this,      shared_input_, header_scratch_.data(),
-               draining_, config.local,        &refusing_, config.access != nullptr && config.access->times_requests()} {
+               draining_, config.local,        &refusing_, config.access != nullptr && config.access->times_requests(),
+               &output_spares_} {
   config_.connection.streams.stopping = &draining_;
   listeners_ = std::vector<listener_watch>(listeners.size());
   for (size_t i = 0; i < listeners.size(); ++i) {

@@ -182,6 +182,7 @@ class server final : private loop::io_handler,
   loop::event_loop loop_;
   std::atomic<bool> draining_{false};
   http1::receive_buffer shared_input_;
+  net::output_queue::spares output_spares_;  // before context_ and the connections: they park storage here
   std::vector<http1::header> header_scratch_;
   http1::connection_context context_;
   baton::server::dispatcher* dispatcher_ = nullptr;

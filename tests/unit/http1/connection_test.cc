@@ -222,6 +222,43 @@ TEST_F(connection_fixture, TheAnswerIsWrittenWhenTheAppFinishes) {
   EXPECT_FALSE(conn->closed());
 }
 
+// Between responses a connection holds no output storage: it parks it in
+// the loop's spares, and the next response (on any connection) takes it
+// back, so a busy connection does not malloc and free a buffer per request.
+TEST_F(connection_fixture, OutputStorageIsParkedBetweenResponsesAndTakenBackByTheNext) {
+  baton::net::output_queue::spares spares;
+  host.context.output_spares = &spares;
+  open();
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  host.answer(last(), "hello");
+  ASSERT_FALSE(client.take_output().empty());
+  EXPECT_EQ(spares.parked(), 1u) << "the storage was not parked";
+  EXPECT_EQ(conn->release_idle_memory(), 0u) << "the idle connection still holds memory";
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  h::stream* s = last();
+  s->begin_response(200, "200 OK");
+  s->add_header("content-length", "5");
+  s->try_send("again", 5);
+  s->flush();
+  EXPECT_EQ(spares.parked(), 0u) << "the next response did not take the parked storage";
+  s->finish();
+  host.done(s);
+  std::string out = client.take_output();
+  EXPECT_EQ(out.substr(out.size() - 5), "again");
+  EXPECT_EQ(spares.parked(), 1u);
+  conn.reset();  // a connection goes before the spares it parks in
+}
+
+// Without spares (or with them full) the storage is freed after each
+// response, as before.
+TEST_F(connection_fixture, WithoutSparesOutputStorageIsFreedAfterEachResponse) {
+  open();
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  host.answer(last(), "hello");
+  ASSERT_FALSE(client.take_output().empty());
+  EXPECT_EQ(conn->release_idle_memory(), 0u) << "the idle connection still holds memory";
+}
+
 TEST_F(connection_fixture, PipelinedRequestsGoToTheAppOneAtATimeAndAreAnsweredInOrder) {
   open();
   send("GET /1 HTTP/1.1\r\nHost: t\r\n\r\nGET /2 HTTP/1.1\r\nHost: t\r\n\r\nGET /3 HTTP/1.1\r\nHost: t\r\n\r\n");

@@ -117,7 +117,11 @@ struct no_hooks final : srv::thread_pool_hooks {};
 // lock goes the wrong way.
 struct last_in_first_lock final : srv::thread_pool_hooks {
   explicit last_in_first_lock(bool ordered) : ordered(ordered) {}
-  void thread_started(int) override { acquire(); }
+  void thread_started(int) override {
+    acquire();
+    std::lock_guard<std::mutex> guard(lock);
+    ++started;
+  }
   void thread_stopping(int) override { release(); }
   void detach() override { release(); }
   void attach() override { acquire(); }
@@ -141,6 +145,11 @@ struct last_in_first_lock final : srv::thread_pool_hooks {
     std::lock_guard<std::mutex> guard(lock);
     return waiting.size();
   }
+  // Every thread has started and let go of the lock to wait for work.
+  bool all_waiting_for_work(int threads) {
+    std::lock_guard<std::mutex> guard(lock);
+    return started == threads && !held && waiting.empty();
+  }
 
   const bool ordered;
   std::mutex lock;
@@ -148,6 +157,7 @@ struct last_in_first_lock final : srv::thread_pool_hooks {
   std::vector<uint64_t> waiting;
   uint64_t next_ticket = 0;
   bool held = false;
+  int started = 0;
 };
 
 struct running_server {
@@ -359,6 +369,7 @@ TEST(ServerWithPool, JobsStartInTheOrderTheLoopHandedThemOutWhicheverThreadWinsT
       for (int i = 0; i < 5000 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
       return done();
     };
+    ASSERT_TRUE(wait_for([&] { return lock.all_waiting_for_work(3); }));
     int hold = connect_to(srv.port);
     send_all(hold, "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n");
     ASSERT_TRUE(wait_for([&] { return srv.app.calls("/hold") == 1; }));
