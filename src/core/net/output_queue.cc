@@ -156,12 +156,22 @@ void output_queue::park_storage() {
   clear();
   // After clear(): at most one segment, spent, holding the buffer it keeps.
   if (spares_ != nullptr && spares_->parked_.size() < spares::limit && segments_.size() == 1 &&
-      segments_[0].bytes.capacity() <= spares::largest) {
+      segments_.capacity() <= spares::most_segments && segments_[0].bytes.capacity() <= spares::largest) {
     spares_->parked_.push_back(std::exchange(segments_, std::vector<segment>()));
     first_ = 0;
     return;
   }
   release_memory();
+}
+
+size_t output_queue::spares::release() {
+  size_t freed = 0;
+  for (const std::vector<segment>& storage : parked_) {
+    freed += storage.capacity() * sizeof(segment);
+    for (const segment& s : storage) freed += s.bytes.capacity();
+  }
+  std::vector<std::vector<segment>>().swap(parked_);
+  return freed;
 }
 
 size_t output_queue::release_memory() {

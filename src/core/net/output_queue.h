@@ -93,10 +93,15 @@ class output_queue {
  public:
   class spares {
    public:
-    // Parked storage kept at most; a buffer larger than `largest` is freed.
+    // Parked storage kept at most. Storage from a large response is freed
+    // instead: a buffer over `largest` bytes, or a segment list with room
+    // for more than `most_segments`.
     static constexpr size_t limit = 64;
     static constexpr size_t largest = 16384;
+    static constexpr size_t most_segments = 4;
     size_t parked() const { return parked_.size(); }
+    // Frees everything parked (the loop's idle trim); returns the bytes freed.
+    size_t release();
 
    private:
     friend class output_queue;

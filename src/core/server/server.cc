@@ -488,6 +488,7 @@ void server::after_pass() {
 void server::idle_trim::on_timer() {
   size_t freed = 0;
   for (http1::connection* c = owner->live_; c != nullptr; c = c->next) freed += c->release_idle_memory();
+  freed += owner->output_spares_.release();
   while (owner->free_streams_.size() > owner->streams_kept_when_idle()) {
     delete owner->free_streams_.back();
     owner->free_streams_.pop_back();

@@ -98,8 +98,8 @@ void thread_pool::put_in_hand(int index, http1::stream* s) {
 // Called by a thread ready to start the job it put in hand (it holds the GIL
 // now). If another thread still waits with an older one, the two swap: this
 // thread starts the older job, and the other finds the newer one in its hand
-// when its turn comes. Whichever thread the GIL goes to, jobs start in the
-// order the loop handed them out; without it each job is bound to its thread
+// when its turn comes. Whichever thread the GIL goes to, the jobs in hand
+// start oldest first; without it each job is bound to its thread
 // and waits as long as that thread loses the race for the GIL, and the
 // pool-fairness probe's p99 grows with the number of threads waiting.
 http1::stream* thread_pool::take_oldest(int index) {

@@ -6,8 +6,9 @@
 // that is idle, so no request waits behind a slow one while another thread
 // is free (the surplus waits in the server's queue). When the hooks ask for
 // it (oldest_first), a thread about to start a job first swaps it for the
-// oldest one another thread holds and has not started, so jobs start in the
-// order they were handed out whichever thread runs first. A thread with no job
+// oldest one another thread holds and has not started, so the jobs in the
+// threads' hands start oldest first, whichever thread runs first (a job still
+// in a parked thread's ring is not in hand yet). A thread with no job
 // spins briefly, then yields, then parks on its futex parker, so the gaps
 // between jobs at full load never reach the kernel. Completions come back as
 // the streams' done notices through the loop's inbox, which wakes the loop
@@ -57,8 +58,8 @@ class thread_pool_hooks {
   virtual bool may_spin_attached() { return true; }
   // For how long, at most.
   virtual int64_t attached_spin_ns() { return 20000; }
-  // True when the threads run their jobs in the order the loop handed them
-  // out, whichever thread wins what they must hold (take_oldest).
+  // True when the jobs in the threads' hands start oldest first, whichever
+  // thread wins what they must hold (take_oldest).
   virtual bool oldest_first() { return false; }
 
  protected:

@@ -150,6 +150,7 @@ struct test_host final : h::connection_host, h::stream_owner {
 struct connection_fixture : ::testing::Test {
   test_host host;
   memory_transport client;
+  baton::net::output_queue::spares spares;  // before conn: a connection may park its storage here
   std::unique_ptr<h::connection> conn;
 
   void open() {
@@ -169,6 +170,15 @@ struct connection_fixture : ::testing::Test {
     if (!conn->closed()) conn->on_io(EPOLLIN);
   }
   h::stream* last() { return host.submitted.empty() ? nullptr : host.submitted.back(); }
+  // Whether `out` is exactly one 200 carrying `body` with its length, and
+  // nothing else (the date in between is the clock's).
+  static bool one_response_with(const std::string& out, std::string_view body) {
+    std::string start = "HTTP/1.1 200 OK\r\ncontent-length: " + std::to_string(body.size()) + "\r\n";
+    std::string end = "\r\n\r\n" + std::string(body);
+    return out.rfind(start, 0) == 0 && out.size() >= start.size() + end.size() &&
+           out.compare(out.size() - end.size(), end.size(), end) == 0 && out.find("HTTP/1.1", 1) == std::string::npos &&
+           out.find("\r\n\r\n") == out.size() - end.size();
+  }
   std::string body_of(h::stream* s) {
     std::string body;
     std::string_view view;
@@ -226,7 +236,6 @@ TEST_F(connection_fixture, TheAnswerIsWrittenWhenTheAppFinishes) {
 // the loop's spares, and the next response (on any connection) takes it
 // back, so a busy connection does not malloc and free a buffer per request.
 TEST_F(connection_fixture, OutputStorageIsParkedBetweenResponsesAndTakenBackByTheNext) {
-  baton::net::output_queue::spares spares;
   host.context.output_spares = &spares;
   open();
   send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
@@ -243,10 +252,31 @@ TEST_F(connection_fixture, OutputStorageIsParkedBetweenResponsesAndTakenBackByTh
   EXPECT_EQ(spares.parked(), 0u) << "the next response did not take the parked storage";
   s->finish();
   host.done(s);
-  std::string out = client.take_output();
-  EXPECT_EQ(out.substr(out.size() - 5), "again");
   EXPECT_EQ(spares.parked(), 1u);
-  conn.reset();  // a connection goes before the spares it parks in
+  EXPECT_TRUE(one_response_with(client.take_output(), "again"));
+}
+
+// Storage that carried a zero-copy body is parked too; the next response
+// gets none of the old one's bytes.
+TEST_F(connection_fixture, ParkedStorageCarriesNothingIntoTheNextResponse) {
+  host.context.output_spares = &spares;
+  open();
+  std::string big(200000, 'x');
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  h::stream* s = last();
+  s->begin_response(200, "200 OK");
+  s->add_header("content-length", std::to_string(big.size() + 4));
+  EXPECT_EQ(s->try_send("head", 4), send_status::accepted);
+  EXPECT_EQ(s->try_send_external(big.data(), big.size()), send_status::accepted);
+  s->finish();
+  host.done(s);
+  EXPECT_TRUE(s->external_sent());
+  EXPECT_EQ(spares.parked(), 1u) << "the storage was not parked";
+  std::string first = client.take_output();
+  EXPECT_EQ(first.substr(first.size() - big.size() - 4), "head" + big);
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  host.answer(last(), "hello");
+  EXPECT_TRUE(one_response_with(client.take_output(), "hello"));
 }
 
 // Without spares (or with them full) the storage is freed after each
