@@ -53,7 +53,8 @@ struct connection_settings {
   // A drain gives an idle keep-alive connection this long to send the
   // request that may already be on its way.
   int drain_idle_grace_ms = 1000;
-  // A body up to this size is read whole before the app runs; a larger one
+  // A body up to this size is read whole before the app runs; of a larger
+  // one no more than this is read before the app asks for it, and then it
   // flows through the stream's window while the app reads it.
   size_t read_whole_body = size_t{64} * 1024;
   // Output queued past this stops the parsing of pipelined requests until
@@ -158,6 +159,7 @@ class connection final : public loop::io_handler, public loop::timer_handler {
   void feed_body(byte_buffer& input);
   void body_failed(int status, const char* reason);
   bool ready_to_dispatch() const;
+  size_t body_window_for(const stream& s) const;
   void dispatch(byte_buffer*& input);
   void take_output(bool flush_now);
   void finish_stream();

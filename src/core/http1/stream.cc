@@ -94,6 +94,7 @@ void stream::reset_for(const request& parsed, const char* raw, const peer_info& 
   shared_out_.clear();
   app_out_.clear();
   in_buffered_.store(0, std::memory_order_relaxed);
+  app_reading_.store(false, std::memory_order_relaxed);
   body_error_status_.store(0, std::memory_order_relaxed);
   target_ = nullptr;
   target_size_ = 0;
@@ -200,6 +201,7 @@ void stream::release_target() {
 }
 
 bool stream::read_into(char* destination, size_t length) {
+  mark_app_reading();
   size_t copied = 0;
   while (true) {
     while (copied < length) {
@@ -241,11 +243,11 @@ void stream::deliver_body_error(int status) {
   wake_app();
 }
 
-bool stream::pause_reading() {
+bool stream::pause_reading(size_t window) {
   state_.fetch_or(k_read_paused, std::memory_order_seq_cst);
   // The app may have consumed between the loop's check and the flag: if it
   // did, it saw no flag and will not resume us, so look again.
-  if (in_buffered_.load(std::memory_order_seq_cst) < settings_.body_window / 2) {
+  if (in_buffered_.load(std::memory_order_seq_cst) < window / 2) {
     state_.fetch_and(~k_read_paused, std::memory_order_acq_rel);
     return false;
   }
@@ -318,6 +320,7 @@ stream::read_status stream::try_read(std::string_view& out) {
         state_.fetch_or(k_wants_continue, std::memory_order_acq_rel);
         notify_loop(true);
       }
+      mark_app_reading();
       return read_status::pending;
     }
   }
@@ -326,6 +329,7 @@ stream::read_status stream::try_read(std::string_view& out) {
 }
 
 void stream::consume(size_t n) {
+  mark_app_reading();
   app_in_.consume(n);
   size_t left = in_buffered_.fetch_sub(n, std::memory_order_seq_cst) - n;
   if (left < settings_.body_window / 2 && (state_.load(std::memory_order_seq_cst) & k_read_paused) != 0) {

@@ -228,9 +228,14 @@ class stream final : public handoff::notice_link {
   bool body_ended() const { return (state_.load(std::memory_order_acquire) & (k_body_end | k_body_error)) != 0; }
   // Unconsumed body bytes anywhere in the stream.
   size_t body_buffered() const { return in_buffered_.load(std::memory_order_acquire); }
-  // Loop: reading stops because the window is full. Returns false (and
+  // Loop: reading stops because `window` is full. Returns false (and
   // reading may continue) when the app consumed enough meanwhile.
-  bool pause_reading();
+  bool pause_reading(size_t window);
+  // The app has asked for body bytes (read, consumed or registered a
+  // destination). Until then the loop holds only a first, small window of a
+  // large body: the rest waits in the socket, and a read_into() then takes
+  // it from there with no copy in user space.
+  bool app_reading() const { return app_reading_.load(std::memory_order_relaxed); }
   bool reading_paused() const { return (state_.load(std::memory_order_acquire) & k_read_paused) != 0; }
 
   // Moves the output the app published into `dest`. Returns the bytes moved.
@@ -317,6 +322,9 @@ class stream final : public handoff::notice_link {
   // when `urgent` (the inline dispatcher looks at the stream after the app
   // returns anyway).
   void notify_loop(bool urgent);
+  void mark_app_reading() {
+    if (!app_reading_.load(std::memory_order_relaxed)) app_reading_.store(true, std::memory_order_relaxed);
+  }
   void publish();
   void commit(bool body_is_empty);
   bool replace_with_body_error();
@@ -358,6 +366,7 @@ class stream final : public handoff::notice_link {
   void release_target();
   size_t fill_target(const char*& data, size_t length, bool last);
   std::atomic<size_t> in_buffered_{0};
+  std::atomic<bool> app_reading_{false};  // set by the app side only
   std::atomic<int> body_error_status_{0};  // written before k_body_error is set
   bool continue_asked_ = false;  // app side
 

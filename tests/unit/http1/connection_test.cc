@@ -35,6 +35,8 @@ struct memory_transport final : baton::net::transport {
   size_t write_budget = SIZE_MAX;
   bool shut_write = false;
   bool closed = false;
+  // Where each successful read put its bytes.
+  std::vector<std::pair<const char*, size_t>> reads;
 
   ssize_t receive(char* buffer, size_t length) override {
     if (reset) {
@@ -45,6 +47,7 @@ struct memory_transport final : baton::net::transport {
       size_t n = std::min(length, input.size() - read_pos);
       std::memcpy(buffer, input.data() + read_pos, n);
       read_pos += n;
+      reads.emplace_back(buffer, n);
       return static_cast<ssize_t>(n);
     }
     if (eof) return 0;
@@ -346,17 +349,28 @@ TEST_F(connection_fixture, ALargeBodyFlowsThroughTheWindowAndReadingPausesWhileI
   ASSERT_EQ(host.submitted.size(), 1u) << "a body over the read-whole size goes to the app at once";
   h::stream* s = last();
   client.input.append(std::string(total, 'b'));
-  // The connection reads until the window is full, then stops asking.
-  while ((conn->interest() & baton::loop::event_loop::readable) != 0 && client.read_pos < client.input.size()) {
-    conn->on_io(EPOLLIN);
-  }
+  auto read_until_paused = [&] {
+    while ((conn->interest() & baton::loop::event_loop::readable) != 0 && client.read_pos < client.input.size()) {
+      conn->on_io(EPOLLIN);
+    }
+  };
+  // Before the app asks, only the first read-whole size is read ahead.
+  read_until_paused();
+  EXPECT_TRUE(s->reading_paused());
+  EXPECT_GE(s->body_buffered(), host.settings.read_whole_body);
+  EXPECT_LT(s->body_buffered(), host.settings.streams.body_window) << "read the whole window before the app asked";
+  // Once it reads, the connection reads until the window is full, then stops asking.
+  std::string_view view;
+  ASSERT_EQ(s->try_read(view), read_status::data);
+  s->consume(1);
+  size_t received = 1;
+  EXPECT_FALSE(s->reading_paused()) << "the app's first read did not open the window";
+  read_until_paused();
   EXPECT_TRUE(s->reading_paused());
   EXPECT_GE(s->body_buffered(), host.settings.streams.body_window);
   EXPECT_LT(client.read_pos, client.input.size()) << "read past the window";
   // The app consumes; reading resumes; in the end every byte arrives once.
-  size_t received = 0;
   while (received < total) {
-    std::string_view view;
     read_status r = s->try_read(view);
     if (r == read_status::data) {
       received += view.size();
@@ -368,8 +382,46 @@ TEST_F(connection_fixture, ALargeBodyFlowsThroughTheWindowAndReadingPausesWhileI
     conn->on_io(EPOLLIN);
   }
   EXPECT_EQ(received, total);
-  std::string_view view;
   EXPECT_EQ(s->try_read(view), read_status::end);
+}
+
+TEST_F(connection_fixture, ABodyReadIntoTheAppsBufferComesStraightFromTheSocketPastTheFirstWindow) {
+  host.settings.read_whole_body = 16 * 1024;
+  open();
+  const size_t total = 1024 * 1024;
+  std::string body(total, '\0');
+  for (size_t i = 0; i < total; ++i) body[i] = static_cast<char>('a' + i % 23);
+  std::string head = "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(total) + "\r\n\r\n";
+  client.input = head + body;
+  conn->on_io(EPOLLIN);
+  ASSERT_EQ(host.submitted.size(), 1u);
+  h::stream* s = last();
+  while ((conn->interest() & baton::loop::event_loop::readable) != 0 && client.read_pos < client.input.size()) {
+    conn->on_io(EPOLLIN);
+  }
+  // What came in with the head is the stream's already; nothing more was
+  // read, as that is over the first window.
+  size_t ahead = s->body_buffered();
+  ASSERT_EQ(client.reads.size(), 1u) << "read ahead past the first window";
+  EXPECT_EQ(ahead, client.reads[0].second - head.size());
+  EXPECT_GE(ahead, host.settings.read_whole_body);
+  size_t reads_before = client.reads.size();
+  // The app reads the whole body into its own buffer, as wsgi.input.read(n) does.
+  std::string destination(total, '\0');
+  ASSERT_TRUE(s->read_into(destination.data(), total));
+  while (s->target_active()) {
+    ASSERT_NE(conn->interest() & baton::loop::event_loop::readable, 0u);
+    conn->on_io(EPOLLIN);
+  }
+  EXPECT_EQ(s->target_filled(), total);
+  EXPECT_TRUE(destination == body) << "the body arrived changed or out of order";
+  size_t direct = 0;
+  for (size_t i = reads_before; i < client.reads.size(); ++i) {
+    auto [at, n] = client.reads[i];
+    EXPECT_TRUE(at >= destination.data() && at + n <= destination.data() + total) << "read " << i << " missed the destination";
+    direct += n;
+  }
+  EXPECT_EQ(direct, total - ahead) << "every byte after the first window comes straight into the app's buffer";
 }
 
 TEST_F(connection_fixture, ContinueIsSentOnlyWhenTheAppAsksForTheBody) {
