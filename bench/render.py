@@ -228,7 +228,10 @@ def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[
            f"{s['client_cpus']}; keep-alive; {s['rounds']} rounds of {s['duration']} s after {s['warmup']} s "
            f"warm-up, arms alternated (A B … then … B A) within each configuration. Medians, with min–max."
            + (f" wrk sends {s['pipeline']} requests per write (pipelining), so latency is not reported."
-              if s.get("pipeline") else ""), ""]
+              if s.get("pipeline") else "")
+           + "".join(f" The `{name}` rows are loaded by `bench/{client}.c` instead of wrk (one thread, 256 KiB "
+                     "reads): wrk reads 8 KiB at a time, and on large bodies it, not the server, was the bound."
+                     for name, client in artifact.get("clients", {}).items()), ""]
     out += ["Arms:", ""]
     for name, info in artifact["arms"].items():
         out.append(f"- `{name}` ({info['kind']}): {info['describe']} — {info['version']}")

@@ -19,8 +19,7 @@ from bench.harness.apps import Workload
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = ROOT / ".venv" / "bin"
-FLOOR_SOURCE = ROOT / "bench" / "floor.c"
-FLOOR_BINARY = ROOT / "build" / "bench" / "floor"
+BENCH_BUILD = ROOT / "build" / "bench"
 
 
 def debian_version(package: str) -> str:
@@ -28,11 +27,13 @@ def debian_version(package: str) -> str:
     return result.stdout.strip() or "not installed"
 
 
-def build_floor() -> Path:
-    if not FLOOR_BINARY.exists() or FLOOR_BINARY.stat().st_mtime < FLOOR_SOURCE.stat().st_mtime:
-        FLOOR_BINARY.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["cc", "-O2", "-o", str(FLOOR_BINARY), str(FLOOR_SOURCE)], check=True)
-    return FLOOR_BINARY
+def build_c(name: str) -> Path:
+    """Builds bench/NAME.c (the floor server, the bulk client) when it changed."""
+    source, binary = ROOT / "bench" / f"{name}.c", BENCH_BUILD / name
+    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
+        binary.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(source)], check=True)
+    return binary
 
 
 @dataclass(frozen=True)
@@ -273,7 +274,7 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("daphne", "peer", "asgi", _daphne, packages=("python3-daphne",), describe="daphne (Twisted)"),
     Arm("nginx", "ceiling", "any", _nginx, packages=("nginx-light",),
         describe="nginx, 1 worker, `return 200` (no upstream)"),
-    Arm("floor-c", "ceiling", "any", lambda port, w: [str(build_floor()), str(port)],
+    Arm("floor-c", "ceiling", "any", lambda port, w: [str(build_c("floor")), str(port)],
         describe="a minimal single-threaded C epoll server (fixed answer, keep-alive)"),
 )}
 

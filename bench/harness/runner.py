@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bench.harness import procs
 from bench.harness.apps import WORKLOADS, Workload
-from bench.harness.arms import ARMS, ROOT, Arm, available, debian_version
+from bench.harness.arms import ARMS, ROOT, Arm, available, build_c, debian_version
 
 LUA = ROOT / "bench" / "lua"
 SCHEMA = 1
@@ -93,11 +93,20 @@ def verify(port: int, w: Workload) -> None:
         raise RuntimeError(f"wrong answer: {response.status} {data[:80]!r}, expected {expected[:80]!r}")
 
 
-def wrk(settings: Settings, port: int, w: Workload, connections: int, duration: float) -> tuple[dict, float]:
-    """Runs wrk pinned to the client CPUs; returns its summary and its own CPU seconds."""
-    script = LUA / ("pipeline.lua" if settings.pipeline else "post.lua" if w.method == "POST" else "summary.lua")
-    command = ["taskset", "-c", settings.client_cpus, "wrk", f"-t{settings.threads}", f"-c{connections}",
-               f"-d{max(1, round(duration))}s", "--timeout", "5s", "-s", str(script), f"http://127.0.0.1:{port}{w.path}"]
+def load(settings: Settings, port: int, w: Workload, connections: int, duration: float) -> tuple[dict, float]:
+    """Runs the workload's load generator pinned to the client CPUs; returns
+    its summary and its own CPU seconds."""
+    url = f"http://127.0.0.1:{port}{w.path}"
+    seconds = max(1, round(duration))
+    if w.client == "bulk":
+        if settings.pipeline or settings.threads != 1:
+            raise SystemExit(f"{w.name}: the bulk client runs one thread and does not pipeline")
+        command = ["taskset", "-c", settings.client_cpus, str(build_c("bulk")), f"-c{connections}", f"-d{seconds}",
+                   "-t5", f"-m{w.method}", f"-b{w.request_body_size}", url]
+    else:
+        script = LUA / ("pipeline.lua" if settings.pipeline else "post.lua" if w.method == "POST" else "summary.lua")
+        command = ["taskset", "-c", settings.client_cpus, "wrk", f"-t{settings.threads}", f"-c{connections}",
+                   f"-d{seconds}s", "--timeout", "5s", "-s", str(script), url]
     env = dict(os.environ, BATON_PIPELINE_DEPTH=str(settings.pipeline or 1),
                BATON_POST_SIZE=str(w.request_body_size))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -107,7 +116,7 @@ def wrk(settings: Settings, port: int, w: Workload, connections: int, duration: 
     for line in out.stdout.splitlines():
         if line.startswith("BATON-WRK-JSON "):
             return json.loads(line.split(" ", 1)[1]), cpu
-    raise RuntimeError(f"wrk gave no summary: {out.stdout[-500:]} {out.stderr[-500:]}")
+    raise RuntimeError(f"{command[3]} gave no summary: {out.stdout[-500:]} {out.stderr[-500:]}")
 
 
 def start(arm: Arm, w: Workload, settings: Settings, log_path: Path) -> tuple[subprocess.Popen, int, list[str]]:
@@ -186,7 +195,7 @@ def count_syscalls(settings: Settings, port: int, pid: int, w: Workload, connect
     tracer = subprocess.Popen(["strace", "-c", "-f", "-qq", "-o", str(out_file), *attach],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(0.5)
-    summary, _ = wrk(settings, port, w, connections, 2)
+    summary, _ = load(settings, port, w, connections, 2)
     tracer.send_signal(2)
     tracer.wait(30)
     calls: dict[str, int] = {}
@@ -353,12 +362,12 @@ def measure(arm: Arm, w: Workload, connections: int, settings: Settings, log_pat
     try:
         with Background(port, w.background_path or w.path, background if w.background_path else 0) as slow:
             if not arm.cold:
-                wrk(settings, port, w, connections, settings.warmup)
+                load(settings, port, w, connections, settings.warmup)
             pids = procs.tree(proc.pid)
             rss_start, _ = procs.rss_kib(pids)
             sampler = procs.CpuSampler(proc.pid)
             sampler.start()
-            summary, client_cpu = wrk(settings, port, w, connections, settings.duration)
+            summary, client_cpu = load(settings, port, w, connections, settings.duration)
             sampler.stop()
         if slow.level:
             background_stats = {"in_flight": slow.level, "completed": slow.completed, "max_us": slow.max_us}
@@ -424,7 +433,7 @@ def machine() -> dict:
     commit = subprocess.run(["git", "-C", str(ROOT), "describe", "--always"], capture_output=True,
                             text=True).stdout.strip()
     changed = subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "src", "python", "apps",
-                              "bench/harness", "bench/lua", "bench/floor.c"]).returncode
+                              "bench/harness", "bench/lua", "bench/floor.c", "bench/bulk.c"]).returncode
     if commit and changed:
         commit += "-modified"
     return {"cpu_model": model, "cores": os.cpu_count(), "kernel": platform.release(), "commit": commit or "unknown",
@@ -495,6 +504,8 @@ def run(settings: Settings, out_dir: Path, progress=print) -> dict:
         "machine": machine(), "settings": settings.__dict__,
         "arms": {a.name: {"kind": a.kind, "version": a.version(), "describe": a.describe} for a in arms},
         "skipped_arms": skipped, "runs": [],
+        # The workloads not loaded by wrk, and by what (artifacts without it: all by wrk).
+        "clients": {n: WORKLOADS[n].client for n in settings.workloads if WORKLOADS[n].client != "wrk"},
     }
     started = time.monotonic()
     for i, (w, connections, background, round_index, arm) in enumerate(plan):

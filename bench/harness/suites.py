@@ -72,7 +72,7 @@ def suite(name: str) -> Settings:
         # The 1 MiB POST echo warm (after a verification request and a warm-up)
         # and cold (loaded straight after start).
         return Settings("post-echo", ["baton-inline", "baton-inline-cold", "baton-pool-1", "baton-pool-1-cold",
-                                      "uvicorn-uvloop", "uvicorn-uvloop-cold"], ["post-1m"], [16], rounds=3,
+                                      "uvicorn-uvloop", "uvicorn-uvloop-cold"], ["post-1m"], [16], rounds=5,
                         duration=4, warmup=1)
     if name == "instructions":
         # The WSGI hello's own cost, without the kernel's: user-space
