@@ -971,7 +971,7 @@ void asgi_runner::deliver_news(asgi_request* r) {
   if (r->send_future) {
     if (r->s->cancelled()) {
       settle(r->send_future, PyObject_CallFunction(client_disconnected_type, "s", "the client disconnected"));
-    } else if (r->s->output_ready()) {
+    } else if (r->s->credit_or_wake_me()) {  // else asked again: this wake may not have been the credit's
       Py_INCREF(Py_None);
       settle(r->send_future, Py_None);
     }
@@ -1084,7 +1084,9 @@ PyObject* asgi_runner::send_body(asgi_request* r, PyObject* message) {
   } else {
     s.flush();  // a streamed piece goes out now
   }
-  if (!s.output_ready()) return pending_future(r->send_future);
+  // Past the window (the body was taken whole), send() returns once the
+  // loop has drained it to half.
+  if (!s.credit_or_wake_me()) return pending_future(r->send_future);
   Py_INCREF(Py_None);
   return resolved(Py_None);
 }

@@ -112,6 +112,24 @@ def test_a_large_body_arrives_in_several_more_body_events(asgi):
     assert info["chunks"] > 1, "a 2 MiB body came in one event: nothing streamed"
 
 
+def test_answers_larger_than_the_output_window_complete_and_the_connection_serves_on(asgi):
+    # One send() of 1.5 MB, then three streamed pieces of 1.5 MB each: every
+    # one is past the 1 MiB output window, so each send() waits for the loop
+    # to drain it, and must be woken when it has.
+    s = asgi.connect()
+    s.settimeout(10)
+    body = bytes(range(256)) * 6000
+    s.sendall(b"POST /tagged?tag=t HTTP/1.1\r\nHost: t\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    status, _, got, _ = read_response(s)
+    assert status == 200 and got == b"t:" + body
+    s.sendall(b"GET /stream?count=3&size=1500000 HTTP/1.1\r\nHost: t\r\n\r\n")
+    status, _, got, _ = read_response(s)
+    assert status == 200 and got == b"A" * 1500000 + b"B" * 1500000 + b"C" * 1500000
+    s.sendall(b"GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+    status, _, got, _ = read_response(s)
+    assert status == 200 and got == b"Hello, World!"
+
+
 def test_a_chunked_body_is_decoded_for_the_app(asgi):
     def pieces():
         for i in range(20):

@@ -441,6 +441,22 @@ bool stream::output_ready() const {
   return queued < settings_.output_window;
 }
 
+bool stream::credit_or_wake_me() {
+  if (output_ready()) return true;
+  // Hand what is queued to the loop before waiting for it to drain. The flag
+  // goes up before the second look: set_backlog() stores the backlog, then
+  // reads the flag, so either it sees the flag and wakes us, or we see the
+  // room it made.
+  state_.fetch_or(k_wants_credit, std::memory_order_seq_cst);
+  publish();
+  if (!output_ready()) {
+    notify_loop(true);
+    return false;
+  }
+  state_.fetch_and(~k_wants_credit, std::memory_order_acq_rel);
+  return true;
+}
+
 // Called after the response ended (a WSGI close() that writes): the bytes
 // would be read as the start of the next response, so the connection closes.
 bool stream::refuse_after_finish() {
@@ -487,16 +503,7 @@ stream::send_status stream::send_body(const char* data, size_t length, bool exte
     refuse_after_finish();
     return send_status::gone;
   }
-  if (!past_window && !output_ready()) {
-    // Hand what is queued to the loop before waiting for it to drain.
-    state_.fetch_or(k_wants_credit, std::memory_order_seq_cst);
-    publish();
-    if (!output_ready()) {
-      notify_loop(true);
-      return send_status::pending;
-    }
-    state_.fetch_and(~k_wants_credit, std::memory_order_acq_rel);
-  }
+  if (!past_window && !credit_or_wake_me()) return send_status::pending;
   if (!committed_ && replace_with_body_error()) return send_status::accepted;
   if (replaced_) return send_status::accepted;
   if (!committed_) commit(false);

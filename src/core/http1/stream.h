@@ -189,6 +189,11 @@ class stream final : public handoff::notice_link {
   bool client_finished() const { return (state_.load(std::memory_order_acquire) & k_client_eof) != 0; }
   // True when the output window has room again (or the stream is gone).
   bool output_ready() const;
+  // App side, before it waits for output credit: true when the window has
+  // room now; otherwise hands the queued output to the loop, asks it to call
+  // the waker once it has drained the window to half, and returns false.
+  // A wait on output_ready() alone is never woken.
+  bool credit_or_wake_me();
 
   void set_waker(app_waker* waker) { waker_.store(waker, std::memory_order_release); }
   // The app side is done with the stream: publishes what is left, unhooks

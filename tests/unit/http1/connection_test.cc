@@ -634,3 +634,27 @@ TEST_F(connection_fixture, ARecycledStreamCarriesNothingOfItsLastRequest) {
 }
 
 }  // namespace
+
+TEST_F(connection_fixture, AnAppPastTheOutputWindowIsWokenOnceTheLoopHasDrainedIt) {
+  host.settings.streams.output_window = 1024;
+  open();
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+  h::stream* s = last();
+  counting_waker waker;
+  s->set_waker(&waker);
+  client.write_budget = 0;  // the client reads nothing yet
+  s->begin_response(200, "200 OK");
+  std::string body(3000, 'w');
+  s->add_header("content-length", std::to_string(body.size()));
+  // An ASGI send(): the whole body is taken past the window, then the app waits.
+  EXPECT_EQ(s->send_past_window(body.data(), body.size()), send_status::accepted);
+  s->finish();
+  EXPECT_FALSE(s->credit_or_wake_me()) << "3000 bytes queued in a 1024-byte window";
+  int wakes_before = waker.wakes;
+  client.write_budget = SIZE_MAX;
+  conn->on_io(EPOLLOUT);
+  EXPECT_TRUE(s->output_ready());
+  EXPECT_GT(waker.wakes, wakes_before) << "the window drained and the waiting app was never woken";
+  host.done(s);
+  EXPECT_TRUE(one_response_with(client.take_output(), body));
+}
