@@ -373,7 +373,10 @@ PyObject* request_coroutine_throw(PyObject* o, PyObject* args) {
     }
     if (self->inner == nullptr && self->call[0] == nullptr) return nullptr;  // already ended
   }
-  return step_result(request_ended(self, status, &result), result);
+  // Two statements: as one call's arguments, `result` could be read before
+  // request_ended() sets it.
+  PySendResult ended = request_ended(self, status, &result);
+  return step_result(ended, result);
 }
 
 // The app's awaitable gets GeneratorExit (its finally blocks run), and the

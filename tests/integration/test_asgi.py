@@ -222,6 +222,16 @@ def test_send_after_a_disconnect_raises_an_oserror(asgi):
     assert all(line.endswith("OSError=True") for line in lines), lines
 
 
+def test_a_send_waiting_for_the_window_raises_an_oserror_when_the_client_resets(asgi):
+    s = asgi.connect()
+    s.sendall(b"GET /stream?count=3&size=1500000&tag=big1 HTTP/1.1\r\nHost: t\r\n\r\n")
+    time.sleep(0.3)  # the first piece fills the window; the client reads nothing
+    reset_close(s)
+    assert wait_for_record(asgi, "big1 stream send raised ClientDisconnected OSError=True"), calls(asgi)
+    assert asgi.proc.poll() is None, "the server died"
+    assert get(asgi, "/hello").status_code == 200
+
+
 @pytest.mark.parametrize("path", ["/raise-before-start"])
 def test_an_app_that_raises_before_starting_gets_a_500_and_a_closed_connection(asgi, path):
     mark = asgi.log_mark()

@@ -94,11 +94,15 @@ async def app(scope, receive, send):
     if path == "/stream":
         count, size, delay = int(q.get("count", "5")), int(q.get("size", "10")), float(q.get("delay", "0"))
         await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
-        for i in range(count):
-            if delay:
-                await asyncio.sleep(delay)
-            await send({"type": "http.response.body", "body": bytes([65 + i % 26]) * size, "more_body": True})
-        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        try:
+            for i in range(count):
+                if delay:
+                    await asyncio.sleep(delay)
+                await send({"type": "http.response.body", "body": bytes([65 + i % 26]) * size, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except BaseException as e:
+            record(f"{q.get('tag', '')} stream send raised {type(e).__name__} OSError={isinstance(e, OSError)}")
+            raise
         return
     if path == "/sse":
         # Sends an event every 20 ms until the client goes away, listening for
