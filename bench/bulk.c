@@ -33,7 +33,8 @@ struct conn {
   size_t head_have;    /* bytes of the response head gathered */
   long long length;    /* the response's Content-Length, -1 until the head is read */
   long long body_have; /* body bytes read */
-  int64_t started_ns;
+  int close_after;     /* the response said Connection: close */
+  int64_t started_ns;  /* when the request's first byte went out */
   char head[HEAD_LIMIT];
 };
 
@@ -69,7 +70,7 @@ static void begin(struct conn *c) {
   c->head_have = 0;
   c->length = -1;
   c->body_have = 0;
-  c->started_ns = now_ns();
+  c->close_after = 0;
 }
 
 static int open_connection(struct conn *c) {
@@ -85,6 +86,7 @@ static int open_connection(struct conn *c) {
   struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLET, .data.ptr = c};
   epoll_ctl(epoll_fd, EPOLL_CTL_ADD, c->fd, &ev);
   begin(c);
+  c->started_ns = now_ns(); /* for the timeout sweep until the first byte goes out */
   return 0;
 }
 
@@ -96,14 +98,16 @@ static void reopen(struct conn *c) {
 /* Writes what the socket takes of the request. */
 static int send_more(struct conn *c) {
   while (c->sent < request_size) {
+    if (c->sent == 0) c->started_ns = now_ns();
     ssize_t n = send(c->fd, request + c->sent, request_size - c->sent, MSG_NOSIGNAL);
     if (n > 0) {
       c->sent += (size_t)n;
-    } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-      return 0;
+    } else if (n < 0 && (errno == EAGAIN || errno == EINTR || errno == ENOTCONN)) {
+      return 0; /* ENOTCONN: the connect is still under way */
     } else {
-      if (errno != ENOTCONN) totals.write++;
-      return errno == ENOTCONN ? 0 : -1; /* ENOTCONN: the connect is still under way */
+      if (errno == ECONNREFUSED) totals.connect++;
+      else totals.write++;
+      return -1;
     }
   }
   return 0;
@@ -114,16 +118,17 @@ static int parse_head(struct conn *c, size_t *body_start) {
   char *end = memmem(c->head, c->head_have, "\r\n\r\n", 4);
   if (!end) return c->head_have == HEAD_LIMIT ? -1 : 0;
   *body_start = (size_t)(end - c->head) + 4;
-  *end = '\0';
+  end[2] = '\0'; /* every line, the last one too, now ends with CRLF */
   if (c->head_have < 12 || memcmp(c->head, "HTTP/1.1 ", 9) != 0) return -1;
-  if (memcmp(c->head + 9, "200", 3) != 0) totals.status++;
-  for (char *line = strstr(c->head, "\r\n"); line; line = strstr(line + 2, "\r\n")) {
-    if (strncasecmp(line + 2, "content-length:", 15) == 0) {
-      c->length = strtoll(line + 17, NULL, 10);
-      return 1;
-    }
+  if (c->head[9] >= '4') totals.status++; /* as wrk counts: 4xx and 5xx */
+  for (char *line = strstr(c->head, "\r\n") + 2; *line; line = strstr(line, "\r\n") + 2) {
+    char *eol = strstr(line, "\r\n");
+    *eol = '\0';
+    if (strncasecmp(line, "content-length:", 15) == 0) c->length = strtoll(line + 15, NULL, 10);
+    if (strncasecmp(line, "connection:", 11) == 0 && strcasestr(line + 11, "close") != NULL) c->close_after = 1;
+    *eol = '\r';
   }
-  return -1; /* only Content-Length framed responses are supported */
+  return c->length >= 0 ? 1 : -1; /* only Content-Length framed responses are supported */
 }
 
 /* Reads what is there; 1 when the response is complete, 0 for more, -1 on error. */
@@ -172,6 +177,10 @@ static void on_event(struct conn *c, int64_t deadline_ns) {
   if (t <= deadline_ns) {
     totals.requests++;
     record((t - c->started_ns) / 1000);
+  }
+  if (c->close_after) { /* the server closes: the next request goes on a new connection */
+    reopen(c);
+    return;
   }
   begin(c);
   if (send_more(c) < 0) reopen(c);

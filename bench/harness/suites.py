@@ -76,6 +76,11 @@ def suite(name: str) -> Settings:
         return Settings("post-echo", ["baton-inline", "baton-inline-cold", "baton-pool-1", "baton-pool-1-cold",
                                       "uvicorn-uvloop", "uvicorn-uvloop-cold"], ["post-1m"], [16], rounds=9,
                         duration=4, warmup=1)
+    if name == "asgi-echo":
+        # The 1 MiB POST echo through ASGI (receive() events, one send() past
+        # the output window) beside uvicorn + uvloop, loaded by the bulk client.
+        return Settings("asgi-echo", ["baton-asgi-inverted-uvloop", "baton-asgi-inverted", "baton-asgi-pump-uvloop",
+                                      "uvicorn-uvloop"], ["post-1m"], [16], rounds=5, duration=4, warmup=1)
     if name == "instructions":
         # The WSGI hello's own cost, without the kernel's: user-space
         # instructions per request under callgrind, before (the baseline build)
@@ -119,5 +124,5 @@ def suite(name: str) -> Settings:
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
-                     "django-mixed, post-echo, idle-memory, instructions, asgi-instructions, pool-syscalls, asgi, "
+                     "django-mixed, post-echo, asgi-echo, idle-memory, instructions, asgi-instructions, pool-syscalls, asgi, "
                      "workers, static, access-log, dry")

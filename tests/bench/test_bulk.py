@@ -38,25 +38,26 @@ def test_every_echo_counted_went_to_the_server_and_came_back_whole(tmp_path):
     assert client_cpu > 0
 
 
-def answer_every_request(listener: socket.socket, status: bytes, stop: threading.Event) -> None:
-    """Reads each request whole (head and Content-Length body), answers it with `status`."""
+def answer_every_request(listener: socket.socket, status: bytes, stop: threading.Event, close: bool = False) -> None:
+    """Reads each request whole (head and Content-Length body), answers it
+    with `status`; with `close`, says so and closes after each answer."""
     listener.settimeout(0.2)
     while not stop.is_set():
         try:
             conn, _ = listener.accept()
         except socket.timeout:
             continue
-        threading.Thread(target=serve_one, args=(conn, status, stop), daemon=True).start()
+        threading.Thread(target=serve_one, args=(conn, status, stop, close), daemon=True).start()
 
 
-def serve_one(conn: socket.socket, status: bytes, stop: threading.Event) -> None:
+def serve_one(conn: socket.socket, status: bytes, stop: threading.Event, close: bool) -> None:
     try:
-        answer_on(conn, status, stop)
+        answer_on(conn, status, stop, close)
     except OSError:
         pass  # the client stops at its deadline with requests in flight
 
 
-def answer_on(conn: socket.socket, status: bytes, stop: threading.Event) -> None:
+def answer_on(conn: socket.socket, status: bytes, stop: threading.Event, close: bool) -> None:
     data = b""
     with conn:
         while not stop.is_set():
@@ -73,13 +74,16 @@ def answer_on(conn: socket.socket, status: bytes, stop: threading.Event) -> None
                     return
                 data += chunk
             data = data[length:]
-            conn.sendall(b"HTTP/1.1 " + status + b"\r\nContent-Length: 2\r\n\r\nno")
+            conn.sendall(b"HTTP/1.1 " + status + b"\r\nContent-Length: 2\r\n"
+                         + (b"Connection: close\r\n" if close else b"") + b"\r\nno")
+            if close:
+                return
 
 
-def test_answers_that_are_not_200_are_counted_as_errors():
+def run_bulk_against(status: bytes, close: bool = False) -> dict:
     listener = socket.create_server(("127.0.0.1", 0))
     stop = threading.Event()
-    thread = threading.Thread(target=answer_every_request, args=(listener, b"500 Internal Server Error", stop))
+    thread = threading.Thread(target=answer_every_request, args=(listener, status, stop, close))
     thread.start()
     try:
         port = listener.getsockname()[1]
@@ -90,9 +94,21 @@ def test_answers_that_are_not_200_are_counted_as_errors():
         thread.join()
         listener.close()
     line = next(x for x in out.stdout.splitlines() if x.startswith("BATON-WRK-JSON "))
-    summary = json.loads(line.split(" ", 1)[1])
-    assert summary["requests"] > 0
-    assert summary["errors"]["status"] >= summary["requests"]
+    return json.loads(line.split(" ", 1)[1])
+
+
+def test_answers_of_4xx_and_5xx_are_counted_as_errors_as_wrk_counts_them():
+    failed = run_bulk_against(b"500 Internal Server Error")
+    assert failed["requests"] > 0
+    assert failed["errors"]["status"] >= failed["requests"]
+    moved = run_bulk_against(b"302 Found")
+    assert moved["requests"] > 0 and moved["errors"]["status"] == 0
+
+
+def test_a_server_that_closes_after_each_answer_gets_the_next_request_on_a_new_connection():
+    summary = run_bulk_against(b"200 OK", close=True)
+    assert summary["requests"] > 10
+    assert summary["errors"] == {"connect": 0, "read": 0, "write": 0, "status": 0, "timeout": 0}
 
 
 def test_a_server_that_closes_mid_answer_is_a_read_error_not_a_request():

@@ -224,8 +224,10 @@ def test_send_after_a_disconnect_raises_an_oserror(asgi):
 
 def test_a_send_waiting_for_the_window_raises_an_oserror_when_the_client_resets(asgi):
     s = asgi.connect()
-    s.sendall(b"GET /stream?count=3&size=1500000&tag=big1 HTTP/1.1\r\nHost: t\r\n\r\n")
-    time.sleep(0.3)  # the first piece fills the window; the client reads nothing
+    # 30 MB, more than the socket buffers on both sides take: with the client
+    # reading nothing, a send() is waiting for the window when it resets.
+    s.sendall(b"GET /stream?count=20&size=1500000&tag=big1 HTTP/1.1\r\nHost: t\r\n\r\n")
+    time.sleep(0.3)
     reset_close(s)
     assert wait_for_record(asgi, "big1 stream send raised ClientDisconnected OSError=True"), calls(asgi)
     assert asgi.proc.poll() is None, "the server died"

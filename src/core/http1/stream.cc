@@ -203,30 +203,36 @@ void stream::release_target() {
 bool stream::read_into(char* destination, size_t length) {
   mark_app_reading();
   size_t copied = 0;
+  // Reading paused (a full window) and resumed by the copies below is told
+  // to the loop only once the destination is registered: told at once, the
+  // loop could read the rest into the stream's buffer first, to be copied.
+  bool resumed = false;
+  bool registered = false;
   while (true) {
     while (copied < length) {
       std::string_view view;
       if (try_read(view) != read_status::data) break;
       size_t take = view.size() < length - copied ? view.size() : length - copied;
       std::memcpy(destination + copied, view.data(), take);
-      consume(take);
+      resumed |= consume_and_resume(take);
       copied += take;
     }
     target_filled_.store(copied, std::memory_order_relaxed);
-    if (copied == length) return false;
+    if (copied == length) break;
     if (before_register_for_tests != nullptr) before_register_for_tests(*this);
     shared_guard guard(*this);
     // Bytes that arrived since the last look must be taken first: the
     // destination is registered only with nothing buffered before it.
     if (!shared_in_.empty()) continue;
-    if (body_ended() || cancelled()) return false;
+    if (body_ended() || cancelled()) break;
     target_ = destination;
     target_size_ = length;
     target_active_.store(true, std::memory_order_release);
+    registered = true;
     break;
   }
-  notify_loop(true);
-  return true;
+  if (registered || resumed) notify_loop(true);  // not under the lock: a direct owner calls back into us
+  return registered;
 }
 
 void stream::deliver_body_end() {
@@ -329,12 +335,18 @@ stream::read_status stream::try_read(std::string_view& out) {
 }
 
 void stream::consume(size_t n) {
+  if (consume_and_resume(n)) notify_loop(true);
+}
+
+// True when this took the read-paused flag down: the loop must be told.
+bool stream::consume_and_resume(size_t n) {
   mark_app_reading();
   app_in_.consume(n);
   size_t left = in_buffered_.fetch_sub(n, std::memory_order_seq_cst) - n;
   if (left < settings_.body_window / 2 && (state_.load(std::memory_order_seq_cst) & k_read_paused) != 0) {
-    if ((state_.fetch_and(~k_read_paused, std::memory_order_acq_rel) & k_read_paused) != 0) notify_loop(true);
+    return (state_.fetch_and(~k_read_paused, std::memory_order_acq_rel) & k_read_paused) != 0;
   }
+  return false;
 }
 
 void stream::begin_response(int status_code, std::string_view status_line) {
@@ -448,6 +460,9 @@ bool stream::credit_or_wake_me() {
   // reads the flag, so either it sees the flag and wakes us, or we see the
   // room it made.
   state_.fetch_or(k_wants_credit, std::memory_order_seq_cst);
+  // output_ready() loads with acquire; the flag/backlog pair needs the
+  // store-load order a full fence gives (set_backlog's side is seq_cst).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   publish();
   if (!output_ready()) {
     notify_loop(true);

@@ -327,6 +327,7 @@ class stream final : public handoff::notice_link {
   // when `urgent` (the inline dispatcher looks at the stream after the app
   // returns anyway).
   void notify_loop(bool urgent);
+  bool consume_and_resume(size_t n);
   void mark_app_reading() {
     if (!app_reading_.load(std::memory_order_relaxed)) app_reading_.store(true, std::memory_order_relaxed);
   }

@@ -635,6 +635,40 @@ TEST_F(connection_fixture, ARecycledStreamCarriesNothingOfItsLastRequest) {
 
 }  // namespace
 
+// The connection the hook below looks at (the hook is a plain function).
+h::connection* connection_under_test = nullptr;
+bool readable_before_register = false;
+
+TEST_F(connection_fixture, ReadingResumedByReadIntoWaitsForItsDestination) {
+  host.settings.read_whole_body = 16 * 1024;
+  open();
+  const size_t total = 256 * 1024;
+  client.input = "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(total) + "\r\n\r\n";
+  client.input.append(std::string(total, 'd'));
+  conn->on_io(EPOLLIN);
+  h::stream* s = last();
+  ASSERT_NE(s, nullptr);
+  ASSERT_TRUE(s->reading_paused()) << "the first window did not fill";
+  // read_into copies what is buffered (which takes the pause down) and then
+  // registers its destination: only then may the loop read again, or it
+  // would read the rest into the stream's buffer instead.
+  connection_under_test = conn.get();
+  readable_before_register = false;
+  h::stream::before_register_for_tests = [](h::stream&) {
+    h::stream::before_register_for_tests = nullptr;
+    readable_before_register = (connection_under_test->interest() & baton::loop::event_loop::readable) != 0;
+  };
+  std::string destination(total, '\0');
+  bool registered = s->read_into(destination.data(), total);
+  h::stream::before_register_for_tests = nullptr;
+  ASSERT_TRUE(registered);
+  EXPECT_FALSE(readable_before_register) << "reading resumed before the destination was registered";
+  EXPECT_NE(conn->interest() & baton::loop::event_loop::readable, 0u) << "reading never resumed";
+  while (s->target_active()) conn->on_io(EPOLLIN);
+  EXPECT_EQ(s->target_filled(), total);
+  EXPECT_EQ(destination, std::string(total, 'd'));
+}
+
 TEST_F(connection_fixture, AnAppPastTheOutputWindowIsWokenOnceTheLoopHasDrainedIt) {
   host.settings.streams.output_window = 1024;
   open();
