@@ -38,16 +38,21 @@ def test_every_echo_counted_went_to_the_server_and_came_back_whole(tmp_path):
     assert client_cpu > 0
 
 
-def answer_every_request(listener: socket.socket, status: bytes, stop: threading.Event, close: bool = False) -> None:
-    """Reads each request whole (head and Content-Length body), answers it
-    with `status`; with `close`, says so and closes after each answer."""
+def each_connection(listener: socket.socket, stop: threading.Event, handle) -> None:
+    """Calls handle(conn) in a thread of its own for each connection accepted until `stop`."""
     listener.settimeout(0.2)
     while not stop.is_set():
         try:
             conn, _ = listener.accept()
         except socket.timeout:
             continue
-        threading.Thread(target=serve_one, args=(conn, status, stop, close), daemon=True).start()
+        threading.Thread(target=handle, args=(conn,), daemon=True).start()
+
+
+def answer_every_request(listener: socket.socket, status: bytes, stop: threading.Event, close: bool = False) -> None:
+    """Reads each request whole (head and Content-Length body), answers it
+    with `status`; with `close`, says so and closes after each answer."""
+    each_connection(listener, stop, lambda conn: serve_one(conn, status, stop, close))
 
 
 def serve_one(conn: socket.socket, status: bytes, stop: threading.Event, close: bool) -> None:
@@ -80,14 +85,16 @@ def answer_on(conn: socket.socket, status: bytes, stop: threading.Event, close: 
                 return
 
 
-def run_bulk_against(status: bytes, close: bool = False) -> dict:
+def run_bulk(serve, body_size: int) -> dict:
+    """Runs the bulk client for a second against `serve(listener, stop)`, run
+    in a thread; returns its summary."""
     listener = socket.create_server(("127.0.0.1", 0))
     stop = threading.Event()
-    thread = threading.Thread(target=answer_every_request, args=(listener, status, stop, close))
+    thread = threading.Thread(target=serve, args=(listener, stop))
     thread.start()
     try:
         port = listener.getsockname()[1]
-        out = subprocess.run([str(arms.build_c("bulk")), "-c2", "-d1", "-b1000", f"http://127.0.0.1:{port}/x"],
+        out = subprocess.run([str(arms.build_c("bulk")), "-c2", "-d1", f"-b{body_size}", f"http://127.0.0.1:{port}/x"],
                              capture_output=True, text=True, timeout=30)
     finally:
         stop.set()
@@ -95,6 +102,10 @@ def run_bulk_against(status: bytes, close: bool = False) -> dict:
         listener.close()
     line = next(x for x in out.stdout.splitlines() if x.startswith("BATON-WRK-JSON "))
     return json.loads(line.split(" ", 1)[1])
+
+
+def run_bulk_against(status: bytes, close: bool = False) -> dict:
+    return run_bulk(lambda listener, stop: answer_every_request(listener, status, stop, close), 1000)
 
 
 def test_answers_of_4xx_and_5xx_are_counted_as_errors_as_wrk_counts_them():
@@ -112,31 +123,11 @@ def test_a_server_that_closes_after_each_answer_gets_the_next_request_on_a_new_c
 
 
 def test_a_server_that_closes_mid_answer_is_a_read_error_not_a_request():
-    listener = socket.create_server(("127.0.0.1", 0))
-    stop = threading.Event()
+    def half_answer(conn: socket.socket) -> None:
+        with conn:
+            time.sleep(0.01)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort")
 
-    def half_answer() -> None:
-        listener.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except socket.timeout:
-                continue
-            with conn:
-                time.sleep(0.01)
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort")
-
-    thread = threading.Thread(target=half_answer)
-    thread.start()
-    try:
-        port = listener.getsockname()[1]
-        out = subprocess.run([str(arms.build_c("bulk")), "-c2", "-d1", "-b10", f"http://127.0.0.1:{port}/x"],
-                             capture_output=True, text=True, timeout=30)
-    finally:
-        stop.set()
-        thread.join()
-        listener.close()
-    line = next(x for x in out.stdout.splitlines() if x.startswith("BATON-WRK-JSON "))
-    summary = json.loads(line.split(" ", 1)[1])
+    summary = run_bulk(lambda listener, stop: each_connection(listener, stop, half_answer), 10)
     assert summary["requests"] == 0
     assert summary["errors"]["read"] > 0

@@ -173,6 +173,17 @@ struct connection_fixture : ::testing::Test {
     if (!conn->closed()) conn->on_io(EPOLLIN);
   }
   h::stream* last() { return host.submitted.empty() ? nullptr : host.submitted.back(); }
+  // A GET whose app side has `waker`, with a 1 KiB output window and a
+  // client that reads nothing (yet).
+  h::stream* get_with_a_small_window_nobody_reads(counting_waker& waker) {
+    host.settings.streams.output_window = 1024;
+    open();
+    send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+    h::stream* s = last();
+    s->set_waker(&waker);
+    client.write_budget = 0;
+    return s;
+  }
   // Whether `out` is exactly one 200 carrying `body` with its length, and
   // nothing else (the date in between is the clock's).
   static bool one_response_with(const std::string& out, std::string_view body) {
@@ -501,13 +512,8 @@ TEST_F(connection_fixture, CancelWhileTheAppWaitsForTheBodyWakesItWithAnError) {
 }
 
 TEST_F(connection_fixture, CancelWhileTheAppWaitsForOutputCreditWakesItAndWritesReturnGone) {
-  host.settings.streams.output_window = 1024;
-  open();
-  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
-  h::stream* s = last();
   counting_waker waker;
-  s->set_waker(&waker);
-  client.write_budget = 0;  // the client reads nothing
+  h::stream* s = get_with_a_small_window_nobody_reads(waker);
   s->begin_response(200, "200 OK");
   std::string chunk(800, 'c');
   EXPECT_EQ(s->try_send(chunk.data(), chunk.size()), send_status::accepted);
@@ -670,13 +676,8 @@ TEST_F(connection_fixture, ReadingResumedByReadIntoWaitsForItsDestination) {
 }
 
 TEST_F(connection_fixture, AnAppPastTheOutputWindowIsWokenOnceTheLoopHasDrainedIt) {
-  host.settings.streams.output_window = 1024;
-  open();
-  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
-  h::stream* s = last();
   counting_waker waker;
-  s->set_waker(&waker);
-  client.write_budget = 0;  // the client reads nothing yet
+  h::stream* s = get_with_a_small_window_nobody_reads(waker);
   s->begin_response(200, "200 OK");
   std::string body(3000, 'w');
   s->add_header("content-length", std::to_string(body.size()));
