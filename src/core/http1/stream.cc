@@ -42,7 +42,6 @@ void stream::reset_for(const request& parsed, const char* raw, const peer_info& 
   direct_ = false;
   conn = nullptr;
   fifo_next = nullptr;
-  worker = -1;
   pool_order = 0;
 
   // One copy of the raw head; every view is re-pointed by the same offset.

@@ -284,12 +284,7 @@ class stream final : public handoff::notice_link {
   connection* conn = nullptr;
   int64_t started_ns = 0;       // when the head was parsed (CLOCK_MONOTONIC), if the server times requests
   stream* fifo_next = nullptr;  // the server's queue of streams waiting for a thread
-  // Which pool thread runs it, -1 for none: set by the loop when it hands
-  // the job to a thread, and again by the thread that starts it when jobs
-  // may be swapped between threads (thread_pool::take_oldest); read by the
-  // loop only once the job is done.
-  int worker = -1;
-  uint64_t pool_order = 0;      // set by the loop with `worker`: the order the pool took jobs in
+  uint64_t pool_order = 0;      // set by the loop when it hands the job to the pool: the order it did so in
   uint64_t generation = 0;      // bumped by reset_for(): which request this is
 
  private:

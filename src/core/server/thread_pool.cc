@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <ctime>
 
 #include <string>
@@ -21,16 +22,14 @@ int available_cpus() {
 
 stream_waiter* thread_pool::current_waiter() { return this_thread_waiter; }
 
-thread_pool::thread_pool(request_handler& handler, thread_pool_hooks& hooks, int threads, dispatcher* fallback)
+thread_pool::thread_pool(request_handler& handler, thread_pool_hooks& hooks, int threads, dispatcher* fallback,
+                         size_t queue_capacity)
     : handler_(handler), hooks_(hooks), fallback_(fallback) {
-  depth_ = threads == 1 ? 64 : 1;
-  for (int i = 0; i < threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i, depth_));
-  in_flight_.assign(static_cast<size_t>(threads), 0);
+  for (int i = 0; i < threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i));
+  // With the inline fallback, a job no thread is free for runs on the loop.
+  if (fallback == nullptr) queue_ = std::make_unique<handoff::spmc_ring<http1::stream>>(std::max<size_t>(queue_capacity, 1));
   oldest_first_ = threads > 1 && hooks.oldest_first();
   in_hand_.resize(static_cast<size_t>(threads));
-  // LIFO: the thread that went idle last is the likeliest to be still
-  // spinning, and to take the next job without a futex wake.
-  for (int i = threads - 1; i >= 0; --i) idle_.push_back(i);
   // On one CPU a spinning worker only delays the thread it waits for.
   if (available_cpus() < 2) {
     backoff_ = handoff::backoff{0, 0};
@@ -68,27 +67,56 @@ uint64_t thread_pool::job_wakes() const {
   return total;
 }
 
+size_t thread_pool::idle_threads() const {
+  size_t n = 0;
+  for (const auto& w : workers_) n += w->idle.load(std::memory_order_relaxed) ? 1 : 0;
+  return n;
+}
+
+// Lowest index first: under light load the same few threads keep serving,
+// their caches warm.
+thread_pool::worker* thread_pool::claim_idle() {
+  for (auto& w : workers_) {
+    bool expected = true;
+    if (w->idle.load(std::memory_order_relaxed) &&
+        w->idle.compare_exchange_strong(expected, false, std::memory_order_acq_rel)) {
+      return w.get();
+    }
+  }
+  return nullptr;
+}
+
 bool thread_pool::try_start(http1::stream* s) {
-  if (idle_.empty()) return fallback_ != nullptr && fallback_->try_start(s);
-  int index = idle_.back();
-  size_t slot = static_cast<size_t>(index);
-  s->worker = index;
   s->pool_order = next_order_++;
-  worker& w = *workers_[slot];
-  // A worker on the idle list has room in its ring, so this cannot fail.
-  w.jobs.try_push(s);
-  if (++in_flight_[slot] == depth_) idle_.pop_back();
+  if (worker* w = claim_idle()) {
+    // A claimed worker's ring is empty (it parked with nothing in it, and
+    // only the loop pushes), so this cannot fail.
+    w->jobs.try_push(s);
+    ++jobs_in_flight_;
+    w->parker.notify();
+    return true;
+  }
+  if (queue_ == nullptr || !queue_->try_push(s)) {
+    --next_order_;
+    return fallback_ != nullptr && fallback_->try_start(s);
+  }
   ++jobs_in_flight_;
-  w.parker.notify();
+  // A worker may have raised its flag after claim_idle() looked and before
+  // the push: it checks the queue after raising it, and this checks the
+  // flags after pushing (a store, a full fence, a load on each side), so at
+  // least one of the two sees the other and the job does not wait for a
+  // thread that sleeps.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (auto& w : workers_) {
+    if (w->idle.load(std::memory_order_relaxed)) {
+      w->parker.notify();
+      break;
+    }
+  }
   return true;
 }
 
-void thread_pool::finished(http1::stream* s) {
-  if (s->worker < 0) return;
-  size_t slot = static_cast<size_t>(s->worker);
-  --jobs_in_flight_;
-  if (in_flight_[slot]-- == depth_) idle_.push_back(s->worker);
-}
+void thread_pool::finished(http1::stream*) { --jobs_in_flight_; }
 
 void thread_pool::put_in_hand(int index, http1::stream* s) {
   std::lock_guard<std::mutex> guard(in_hand_lock_);
@@ -115,7 +143,6 @@ http1::stream* thread_pool::take_oldest(int index) {
     order_swaps_.fetch_add(1, std::memory_order_relaxed);
   }
   mine = {};
-  s->worker = index;  // the loop reads it once the job is done
   return s;
 }
 
@@ -125,7 +152,12 @@ void thread_pool::worker::wait(http1::stream&, uint64_t token) {
   owner.hooks_.attach();
 }
 
-// Polls the ring for a few microseconds, still attached, as long as no
+http1::stream* thread_pool::worker::next_job() {
+  if (http1::stream* s = jobs.try_pop()) return s;
+  return owner.queue_ != nullptr ? owner.queue_->try_pop() : nullptr;
+}
+
+// Polls for a job for a few microseconds, still attached, as long as no
 // other thread waits for what this one holds.
 http1::stream* thread_pool::worker::spin_for_job() {
   int64_t limit_ns = owner.hooks_.attached_spin_ns();
@@ -133,7 +165,7 @@ http1::stream* thread_pool::worker::spin_for_job() {
   clock_gettime(CLOCK_MONOTONIC, &start);
   while (true) {
     for (int i = 0; i < 32; ++i) {
-      if (http1::stream* s = jobs.try_pop()) return s;
+      if (http1::stream* s = next_job()) return s;
       handoff::cpu_relax();
     }
     if (owner.stopping_.load(std::memory_order_relaxed) || !owner.hooks_.may_spin_attached()) return nullptr;
@@ -141,6 +173,36 @@ http1::stream* thread_pool::worker::spin_for_job() {
     clock_gettime(CLOCK_MONOTONIC, &now);
     if ((now.tv_sec - start.tv_sec) * 1000000000 + (now.tv_nsec - start.tv_nsec) >= limit_ns) return nullptr;
   }
+}
+
+http1::stream* thread_pool::worker::wait_for_job() {
+  http1::stream* s = nullptr;
+  idle.store(true, std::memory_order_relaxed);
+  // Pairs with the fence in try_start() after a push to the queue.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  handoff::park_until(
+      parker,
+      [&] {
+        // Claimed by the loop (the flag is down): the job is in the ring,
+        // or on its way there.
+        if ((s = jobs.try_pop()) != nullptr) return true;
+        if (owner.queue_ != nullptr && !owner.queue_->empty()) {
+          bool expected = true;
+          if (!idle.compare_exchange_strong(expected, false, std::memory_order_acq_rel)) return false;
+          if ((s = owner.queue_->try_pop()) != nullptr) return true;
+          // Another thread took it first: idle again, and look once more.
+          idle.store(true, std::memory_order_relaxed);
+          std::atomic_thread_fence(std::memory_order_seq_cst);
+          if (!owner.queue_->empty()) return false;
+        }
+        if (!owner.stopping_.load(std::memory_order_acquire)) return false;
+        // Stopping, and nothing left: unless the loop claimed this thread
+        // just now, it is done (a claimed thread waits for its job).
+        bool expected = true;
+        return idle.compare_exchange_strong(expected, false, std::memory_order_acq_rel);
+      },
+      owner.backoff_);
+  return s;
 }
 
 void thread_pool::worker::run() {
@@ -151,16 +213,11 @@ void thread_pool::worker::run() {
   this_thread_waiter = this;
   hooks.thread_started(index);
   while (true) {
-    http1::stream* s = jobs.try_pop();
+    http1::stream* s = next_job();
     if (s == nullptr && owner.spin_attached_ && hooks.may_spin_attached()) s = spin_for_job();
     if (s == nullptr || hooks.hand_over_due()) {
       hooks.detach();
-      if (s == nullptr) {
-        handoff::park_until(
-            parker,
-            [&] { return (s = jobs.try_pop()) != nullptr || owner.stopping_.load(std::memory_order_acquire); },
-            owner.backoff_);
-      }
+      if (s == nullptr) s = wait_for_job();
       if (s != nullptr && owner.oldest_first_) owner.put_in_hand(index, s);
       hooks.attach();
       if (s == nullptr) break;  // stopping, and nothing left to run

@@ -1,18 +1,23 @@
 // The pool: N threads run the app's side of streams while the loop thread
 // does everything else.
 //
-// Jobs cross from the loop in a single-producer/single-consumer ring per
-// thread, carrying stream pointers; the loop gives a job only to a thread
-// that is idle, so no request waits behind a slow one while another thread
-// is free (the surplus waits in the server's queue). When the hooks ask for
-// it (oldest_first), a thread about to start a job first swaps it for the
+// Jobs cross from the loop two ways, both carrying stream pointers. A thread
+// that is idle (parked, its flag up) is claimed by the loop and gets its job
+// in its own single-producer/single-consumer ring, with a wake. When no
+// thread is idle, the job goes to the pool's queue, one single-producer/
+// multi-consumer ring that every thread takes from as it finishes a job, so
+// at full load a thread goes from one job to the next without a round trip
+// through the loop and without letting go of what it holds (the GIL); a
+// thread takes from the queue before it ever parks, so no request waits
+// there while a thread is free, and none waits behind a slow one. What the
+// queue cannot hold waits in the server's. When the hooks ask for it
+// (oldest_first), a thread about to start a job first swaps it for the
 // oldest one another thread holds and has not started, so the jobs in the
-// threads' hands start oldest first, whichever thread runs first (a job still
-// in a parked thread's ring is not in hand yet). A thread with no job
-// spins briefly, then yields, then parks on its futex parker, so the gaps
-// between jobs at full load never reach the kernel. Completions come back as
-// the streams' done notices through the loop's inbox, which wakes the loop
-// only if it is parked.
+// threads' hands start oldest first, whichever thread runs first. A thread
+// with no job spins briefly (still attached, if nobody waits for what it
+// holds), then parks on its futex parker. Completions come back as the
+// streams' done notices through the loop's inbox, which wakes the loop only
+// if it is parked.
 //
 // What a thread must hold to run the app (the GIL) is the hooks' business:
 // a thread holds it from thread_started() on and lets go of it only while it
@@ -30,6 +35,7 @@
 #include <vector>
 
 #include "core/handoff/parker.h"
+#include "core/handoff/spmc_ring.h"
 #include "core/handoff/spsc_ring.h"
 #include "core/server/dispatcher.h"
 #include "core/server/stream_wait.h"
@@ -50,11 +56,9 @@ class thread_pool_hooks {
   // After a job, with a next one in hand: true to detach and attach again
   // before it (the turn barrier's hand-over).
   virtual bool hand_over_due() { return false; }
-  // After a job, with none in hand: true while the thread may keep what it
-  // holds and spin a few microseconds for the next one (nobody else is
-  // waiting for it). The loop usually hands the next job to the thread
-  // that finished last, so at full load a thread runs job after job without
-  // letting go of the GIL and taking it back.
+  // After a job, with none in its ring or the pool's queue: true while the
+  // thread may keep what it holds and spin a few microseconds for the next
+  // one to be queued (nobody else is waiting for it).
   virtual bool may_spin_attached() { return true; }
   // For how long, at most.
   virtual int64_t attached_spin_ns() { return 20000; }
@@ -68,27 +72,40 @@ class thread_pool_hooks {
 
 class thread_pool final : public dispatcher {
  public:
-  // When every thread is busy: queue in the server (the default), or run
-  // the request on the loop thread with `fallback` (an A/B arm).
+  // When every thread is busy: queue in the pool's queue, then in the
+  // server (the default), or run the request on the loop thread with
+  // `fallback` (an A/B arm; no pool queue then). The pool's queue holds at
+  // least one job: while a job waits in the server's queue, the pool's is
+  // full, so a done notice (which pumps the server's queue) is still to come
+  // for each job in it; with no pool queue, a thread could go idle just after
+  // the loop looked, and the job would wait for some other event.
   thread_pool(request_handler& handler, thread_pool_hooks& hooks, int threads,
-              dispatcher* fallback = nullptr);
+              dispatcher* fallback = nullptr, size_t queue_capacity = default_queue_capacity);
   ~thread_pool();
   thread_pool(const thread_pool&) = delete;
   thread_pool& operator=(const thread_pool&) = delete;
 
+  // Enough that a thread finishing a job at full load finds the next one
+  // waiting; the rest wait in the server's queue, which stops accepting
+  // when it is long.
+  static constexpr size_t default_queue_capacity = 64;
+
   void start();
-  // Asks the threads to end once their rings are empty, and joins them.
-  // Whatever the hooks hold must be free for them meanwhile.
+  // Asks the threads to end once their rings and the queue are empty, and
+  // joins them. Whatever the hooks hold must be free for them meanwhile.
   void stop_and_join();
 
   bool try_start(http1::stream* s) override;
   void finished(http1::stream* s) override;
   bool expects_completions() const override { return jobs_in_flight_ > 0 && spin_loop_; }
 
-  size_t idle_threads() const { return idle_.size(); }
+  // Threads parked idle (any thread; a snapshot).
+  size_t idle_threads() const;
   // Loop thread: jobs handed out and not yet finished (the loop expects
   // their done notices soon, so it spins briefly before it parks).
   size_t jobs_in_flight() const { return jobs_in_flight_; }
+  // Jobs waiting in the pool's queue (any thread; a snapshot).
+  size_t queued_jobs() const { return queue_ != nullptr ? queue_->size() : 0; }
   // Futex wakes made to hand out jobs (tests and probes: ~0 at saturation).
   uint64_t job_wakes() const;
   // Jobs a thread started in place of another thread's newer one (take_oldest).
@@ -96,31 +113,39 @@ class thread_pool final : public dispatcher {
 
  private:
   struct worker final : stream_waiter, http1::app_waker {
-    worker(thread_pool& pool, int index, size_t depth) : owner(pool), index(index), jobs(depth) {}
+    worker(thread_pool& pool, int index) : owner(pool), index(index), jobs(1) {}
     uint64_t prepare() override { return parker.prepare_wait(); }
     void cancel() override { parker.cancel_wait(); }
     void wait(http1::stream& s, uint64_t token) override;
     void wake() override { parker.notify(); }
     void run();
+    // The next job without waiting: this thread's ring, then the pool's queue.
+    http1::stream* next_job();
     http1::stream* spin_for_job();
+    // Idle: raises the flag and parks until the loop hands this thread a job,
+    // the queue has one, or the pool stops (null then).
+    http1::stream* wait_for_job();
 
     thread_pool& owner;
     int index;
+    // Up while the thread is parked for want of a job (and before it first
+    // looks for one). The loop claims an idle thread by lowering it
+    // (compare-and-swap) before it pushes to the ring; the thread lowers it
+    // itself to take from the queue instead.
+    std::atomic<bool> idle{true};
     handoff::spsc_ring<http1::stream> jobs;
     handoff::parker parker;
     std::thread thread;
   };
 
+  // Loop thread: claims an idle worker (lowers its flag), or null.
+  worker* claim_idle();
+
   request_handler& handler_;
   thread_pool_hooks& hooks_;
   dispatcher* fallback_;
   std::vector<std::unique_ptr<worker>> workers_;
-  std::vector<int> idle_;  // loop thread: workers with room for a job, most recently freed last
-  std::vector<int> in_flight_;  // loop thread: jobs given to each worker and not yet finished
-  // Jobs a worker may hold at once. One, so that no request waits behind a
-  // slow one while another thread is free; a pool of one has no other
-  // thread, so it takes a batch (one wake then serves many requests).
-  int depth_ = 1;
+  std::unique_ptr<handoff::spmc_ring<http1::stream>> queue_;  // null: no pool queue
   size_t jobs_in_flight_ = 0;
   // Once its attached spin (spin_for_job) is over, a worker parks at once:
   // spinning detached only takes CPU from the threads that hold the GIL

@@ -161,7 +161,8 @@ struct last_in_first_lock final : srv::thread_pool_hooks {
 };
 
 struct running_server {
-  explicit running_server(int threads, srv::server_config config = {}, srv::thread_pool_hooks* with = nullptr) {
+  explicit running_server(int threads, srv::server_config config = {}, srv::thread_pool_hooks* with = nullptr,
+                          size_t pool_queue = srv::thread_pool::default_queue_capacity) {
     listener = ::socket(AF_INET, SOCK_STREAM, 0);
     int one = 1;
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -176,7 +177,7 @@ struct running_server {
     config.handle_signals = false;
     config.graceful_timeout_ms = 5000;
     server = std::make_unique<srv::server>(config, std::vector<int>{listener});
-    pool = std::make_unique<srv::thread_pool>(app, with != nullptr ? *with : hooks, threads);
+    pool = std::make_unique<srv::thread_pool>(app, with != nullptr ? *with : hooks, threads, nullptr, pool_queue);
     server->set_dispatcher(pool.get());
     pool->start();
     loop_thread = std::thread([this] { server->run(); });
@@ -334,6 +335,86 @@ TEST(ServerWithPool, EveryClientGetsTheAnswerToItsOwnRequestWhileThreadsSwapJobs
   EXPECT_GT(every_client_gets_the_answer_to_its_own_request(&lock), 0u);
 }
 
+// Counts how often the threads let go of what they hold (the GIL, for the
+// Python pool) to wait.
+struct counting_hooks final : srv::thread_pool_hooks {
+  void detach() override { detaches.fetch_add(1); }
+  bool may_spin_attached() override { return false; }
+  std::atomic<uint64_t> detaches{0};
+};
+
+// Both threads busy, twenty requests waiting: as each thread finishes, it
+// takes the next waiting job from the pool's queue itself, neither letting go
+// of what it holds nor being woken for it (before the pool had a queue, each
+// of those jobs cost a park, a wake and a GIL hand-over).
+TEST(ServerWithPool, BusyThreadsTakeWaitingJobsThemselvesWithoutLettingGoOrAWake) {
+  constexpr int waiting = 20;
+  counting_hooks hooks;
+  running_server srv(2, {}, &hooks);
+  struct release_on_exit {
+    std::atomic<bool>& flag;
+    ~release_on_exit() { flag = true; }
+  } release{srv.app.release_hold};
+  auto wait_for = [](auto done) {
+    for (int i = 0; i < 5000 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return done();
+  };
+  std::vector<int> fds;
+  for (int i = 0; i < 2; ++i) {
+    fds.push_back(connect_to(srv.port));
+    send_all(fds.back(), "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n");
+  }
+  ASSERT_TRUE(wait_for([&] { return srv.app.calls("/hold") == 2; }));
+  for (int i = 0; i < waiting; ++i) {
+    fds.push_back(connect_to(srv.port));
+    send_all(fds.back(), "GET /q" + std::to_string(i) + " HTTP/1.1\r\nHost: t\r\n\r\n");
+  }
+  ASSERT_TRUE(wait_for([&] { return srv.pool->queued_jobs() == waiting; }));
+  uint64_t detaches = hooks.detaches.load();
+  uint64_t wakes = srv.pool->job_wakes();
+  srv.app.release_hold = true;
+  for (int fd : fds) {
+    bool ok = false;
+    std::string carry;
+    read_body(fd, carry, ok);
+    EXPECT_TRUE(ok);
+    ::close(fd);
+  }
+  // Each thread lets go once at the end, when nothing is left.
+  ASSERT_TRUE(wait_for([&] { return srv.pool->idle_threads() == 2; }));
+  EXPECT_LE(hooks.detaches.load() - detaches, 2u);
+  EXPECT_EQ(srv.pool->job_wakes() - wakes, 0u);
+  srv.stop();
+}
+
+// Round after round, three requests at once to two threads: the third finds
+// no idle thread and goes to the pool's queue just as the threads finish and
+// go idle. A thread that parked without seeing it, unwoken, would leave it
+// there for good (nothing else arrives in the round): every round must end.
+TEST(ServerWithPool, AJobQueuedAsTheThreadsGoIdleIsNeverLeftWaiting) {
+  counting_hooks hooks;  // no attached spin: a thread goes idle as soon as it finds nothing
+  running_server srv(2, {}, &hooks);
+  const int rounds = 3000 / scale;
+  int fds[3];
+  for (int& fd : fds) {
+    fd = connect_to(srv.port);
+    timeval tv{2, 0};  // a stuck round fails within two seconds
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  }
+  std::string carries[3];
+  int stuck = 0;
+  for (int round = 0; round < rounds && stuck == 0; ++round) {
+    for (int fd : fds) send_all(fd, "GET /r HTTP/1.1\r\nHost: t\r\n\r\n");
+    for (int i = 0; i < 3; ++i) {
+      bool ok = false;
+      read_body(fds[i], carries[i], ok);
+      if (!ok) ++stuck;
+    }
+  }
+  EXPECT_EQ(stuck, 0);
+  for (int fd : fds) ::close(fd);
+}
+
 TEST(ServerWithPool, ASlowRequestOccupiesOneThreadAndOthersKeepFlowing) {
   running_server srv(2);
   int slow = connect_to(srv.port);
@@ -400,34 +481,42 @@ TEST(ServerWithPool, JobsStartInTheOrderTheLoopHandedThemOutWhicheverThreadWinsT
   }
 }
 
-// Two threads, both busy: a third request waits in the server's queue.
+// Two threads, both busy: requests wait in the pool's queue, and once that
+// is full (two places here) in the server's; either way, a request whose
+// client has gone never reaches the app.
 TEST(ServerWithPool, ARequestWhoseClientVanishesWhileQueuedNeverReachesTheApp) {
-  running_server srv(2);
-  int busy[2];
-  for (int& b : busy) {
-    b = connect_to(srv.port);
-    send_all(b, "GET /slow?ms=400 HTTP/1.1\r\nHost: t\r\n\r\n");
+  for (int queued_count : {1, 3}) {
+    running_server srv(2, {}, nullptr, 2);
+    int busy[2];
+    for (int& b : busy) {
+      b = connect_to(srv.port);
+      send_all(b, "GET /slow?ms=400 HTTP/1.1\r\nHost: t\r\n\r\n");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::vector<int> queued;
+    for (int i = 0; i < queued_count; ++i) {
+      queued.push_back(connect_to(srv.port));
+      send_all(queued.back(), "GET /queued HTTP/1.1\r\nHost: t\r\n\r\n");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(srv.pool->queued_jobs(), std::min<size_t>(static_cast<size_t>(queued_count), 2));
+    EXPECT_EQ(srv.server->queued_requests(), queued_count > 2 ? 1u : 0u);
+    for (int fd : queued) reset_close(fd);
+    for (int b : busy) {
+      bool ok = false;
+      std::string carry;
+      EXPECT_EQ(read_body(b, carry, ok), "/slow:");
+      send_all(b, post("/after", "y"));
+      EXPECT_EQ(read_body(b, carry, ok), "/after:y");
+      ::close(b);
+    }
+    EXPECT_EQ(srv.app.calls("/queued"), 0u);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  int queued = connect_to(srv.port);
-  send_all(queued, "GET /queued HTTP/1.1\r\nHost: t\r\n\r\n");
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_EQ(srv.server->queued_requests(), 1u);
-  reset_close(queued);
-  for (int b : busy) {
-    bool ok = false;
-    std::string carry;
-    EXPECT_EQ(read_body(b, carry, ok), "/slow:");
-    send_all(b, post("/after", "y"));
-    EXPECT_EQ(read_body(b, carry, ok), "/after:y");
-    ::close(b);
-  }
-  EXPECT_EQ(srv.app.calls("/queued"), 0u);
 }
 
-// A pool of one takes a batch into its own ring; a request there whose
-// client vanishes before its turn is skipped just the same.
-TEST(ServerWithPool, ARequestWhoseClientVanishesWhileInAThreadsRingNeverReachesTheApp) {
+// A pool of one: a request waiting in the pool's queue whose client vanishes
+// before its turn is skipped just the same.
+TEST(ServerWithPool, ARequestWhoseClientVanishesWhileInAPoolOfOnesQueueNeverReachesTheApp) {
   running_server srv(1);
   int busy = connect_to(srv.port);
   send_all(busy, "GET /slow?ms=400 HTTP/1.1\r\nHost: t\r\n\r\n");
