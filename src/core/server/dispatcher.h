@@ -22,8 +22,9 @@ class request_handler {
 class dispatcher {
  public:
   // Loop thread. Takes the stream (and the app-side reference the server
-  // attached) if a runner is free and returns true; false leaves it with the
-  // server. A stream run directly on the loop thread (set_direct) has had
+  // attached) if a runner is free, or the dispatcher has its own place for
+  // it to wait (the pool's queue), and returns true; false leaves it with
+  // the server. A stream run directly on the loop thread (set_direct) has had
   // app_done() called by the time this returns.
   virtual bool try_start(http1::stream* s) = 0;
   // Loop thread: the done notice of a stream this dispatcher started on

@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cassert>
 #include <ctime>
 
 #include <string>
@@ -88,30 +89,35 @@ thread_pool::worker* thread_pool::claim_idle() {
 
 bool thread_pool::try_start(http1::stream* s) {
   s->pool_order = next_order_++;
-  if (worker* w = claim_idle()) {
-    // A claimed worker's ring is empty (it parked with nothing in it, and
-    // only the loop pushes), so this cannot fail.
-    w->jobs.try_push(s);
-    ++jobs_in_flight_;
-    w->parker.notify();
-    return true;
+  // While older jobs wait in the queue, a new one joins them there rather
+  // than going to an idle thread ahead of them.
+  if (queue_ == nullptr || queue_->empty()) {
+    if (worker* w = claim_idle()) {
+      // A claimed worker's ring is empty: it parked after finding nothing in
+      // it, and only a claim, which needs the flag it raised since, pushes.
+      bool pushed = w->jobs.try_push(s);
+      assert(pushed);
+      (void)pushed;
+      ++jobs_in_flight_;
+      w->parker.notify();
+      return true;
+    }
   }
   if (queue_ == nullptr || !queue_->try_push(s)) {
     --next_order_;
     return fallback_ != nullptr && fallback_->try_start(s);
   }
   ++jobs_in_flight_;
-  // A worker may have raised its flag after claim_idle() looked and before
-  // the push: it checks the queue after raising it, and this checks the
-  // flags after pushing (a store, a full fence, a load on each side), so at
-  // least one of the two sees the other and the job does not wait for a
-  // thread that sleeps.
+  // A worker may have raised its flag after the look above and before the
+  // push: it checks the queue after raising it, and this checks the flags
+  // after pushing (a store, a full fence, a load on each side), so at least
+  // one of the two sees the other. Every idle worker is told: they race for
+  // the job and the losers park again, where telling one could tell one
+  // already told and leave another asleep beside a waiting job. (Outside
+  // that race nobody is idle here: claim_idle() found no one.)
   std::atomic_thread_fence(std::memory_order_seq_cst);
   for (auto& w : workers_) {
-    if (w->idle.load(std::memory_order_relaxed)) {
-      w->parker.notify();
-      break;
-    }
+    if (w->idle.load(std::memory_order_relaxed)) w->parker.notify();
   }
   return true;
 }
@@ -186,14 +192,14 @@ http1::stream* thread_pool::worker::wait_for_job() {
         // Claimed by the loop (the flag is down): the job is in the ring,
         // or on its way there.
         if ((s = jobs.try_pop()) != nullptr) return true;
-        if (owner.queue_ != nullptr && !owner.queue_->empty()) {
+        // Not false while the queue has a job: park_until() sleeps on false.
+        while (owner.queue_ != nullptr && !owner.queue_->empty()) {
           bool expected = true;
           if (!idle.compare_exchange_strong(expected, false, std::memory_order_acq_rel)) return false;
           if ((s = owner.queue_->try_pop()) != nullptr) return true;
           // Another thread took it first: idle again, and look once more.
           idle.store(true, std::memory_order_relaxed);
           std::atomic_thread_fence(std::memory_order_seq_cst);
-          if (!owner.queue_->empty()) return false;
         }
         if (!owner.stopping_.load(std::memory_order_acquire)) return false;
         // Stopping, and nothing left: unless the loop claimed this thread

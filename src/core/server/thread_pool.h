@@ -4,7 +4,7 @@
 // Jobs cross from the loop two ways, both carrying stream pointers. A thread
 // that is idle (parked, its flag up) is claimed by the loop and gets its job
 // in its own single-producer/single-consumer ring, with a wake. When no
-// thread is idle, the job goes to the pool's queue, one single-producer/
+// thread is idle (or older jobs wait there), the job goes to the pool's queue, one single-producer/
 // multi-consumer ring that every thread takes from as it finishes a job, so
 // at full load a thread goes from one job to the next without a round trip
 // through the loop and without letting go of what it holds (the GIL); a
@@ -128,11 +128,13 @@ class thread_pool final : public dispatcher {
 
     thread_pool& owner;
     int index;
-    // Up while the thread is parked for want of a job (and before it first
-    // looks for one). The loop claims an idle thread by lowering it
-    // (compare-and-swap) before it pushes to the ring; the thread lowers it
-    // itself to take from the queue instead.
-    std::atomic<bool> idle{true};
+    // Up while the thread is parked for want of a job. Only the thread
+    // raises it, on its way to park with its ring empty; the loop claims an
+    // idle thread by lowering it (compare-and-swap) before it pushes to the
+    // ring, and the thread lowers it itself to take from the queue instead.
+    // Down at first: jobs that come before the threads are ready wait in
+    // the queue, which each thread looks at before it parks.
+    std::atomic<bool> idle{false};
     handoff::spsc_ring<http1::stream> jobs;
     handoff::parker parker;
     std::thread thread;
@@ -158,8 +160,9 @@ class thread_pool final : public dispatcher {
   std::atomic<bool> stopping_{false};
 
   // Jobs in hand and not yet started, by thread, when oldest_first(): a
-  // thread takes a job from its ring whenever it is free, but starts the
-  // oldest job in hand among all threads (see take_oldest). A plain lock:
+  // thread takes a job from its ring or the queue whenever it is free, but
+  // starts the oldest job in hand among all threads (see take_oldest; a job
+  // still in a ring or the queue is not in hand yet). A plain lock:
   // held for a few loads and stores, by pool threads only, twice per job.
   struct job_in_hand {
     http1::stream* s = nullptr;

@@ -415,6 +415,49 @@ TEST(ServerWithPool, AJobQueuedAsTheThreadsGoIdleIsNeverLeftWaiting) {
   for (int fd : fds) ::close(fd);
 }
 
+// One of three threads sits in a view that does not return until the test
+// ends; round after round, three requests at once go to the other two, so
+// one waits in the pool's queue as they finish and go idle. A job left
+// waiting for the held thread, or beside a thread asleep, would never be
+// answered: every round must end.
+TEST(ServerWithPool, NoJobWaitsForAHeldThreadWhileAnotherIsFree) {
+  counting_hooks hooks;  // no attached spin: threads go idle at once
+  running_server srv(3, {}, &hooks);
+  struct release_on_exit {
+    std::atomic<bool>& flag;
+    ~release_on_exit() { flag = true; }
+  } release{srv.app.release_hold};
+  int hold = connect_to(srv.port);
+  send_all(hold, "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n");
+  for (int i = 0; i < 5000 && srv.app.calls("/hold") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(srv.app.calls("/hold"), 1u);
+  const int rounds = 2000 / scale;
+  int fds[3];
+  for (int& fd : fds) {
+    fd = connect_to(srv.port);
+    timeval tv{2, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  }
+  std::string carries[3];
+  int stuck = 0;
+  for (int round = 0; round < rounds && stuck == 0; ++round) {
+    for (int fd : fds) send_all(fd, "GET /r HTTP/1.1\r\nHost: t\r\n\r\n");
+    for (int i = 0; i < 3; ++i) {
+      bool ok = false;
+      read_body(fds[i], carries[i], ok);
+      if (!ok) ++stuck;
+    }
+  }
+  EXPECT_EQ(stuck, 0);
+  srv.app.release_hold = true;
+  bool ok = false;
+  std::string carry;
+  read_body(hold, carry, ok);
+  EXPECT_TRUE(ok);
+  for (int fd : fds) ::close(fd);
+  ::close(hold);
+}
+
 TEST(ServerWithPool, ASlowRequestOccupiesOneThreadAndOthersKeepFlowing) {
   running_server srv(2);
   int slow = connect_to(srv.port);
