@@ -130,6 +130,20 @@ def test_answers_larger_than_the_output_window_complete_and_the_connection_serve
     assert status == 200 and got == b"Hello, World!"
 
 
+def test_a_body_the_app_does_not_receive_is_dropped_and_the_connection_serves_on(asgi):
+    # /hello never calls receive(): the 300 KB body (past the 64 KiB read
+    # before the app runs, within the 1 MiB window) is read and dropped after
+    # the answer, and the next request on the connection is served.
+    s = asgi.connect()
+    s.settimeout(10)
+    body = b"x" * 300_000
+    s.sendall(b"POST /hello HTTP/1.1\r\nHost: t\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+              + b"GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+    for _ in range(2):
+        status, headers, got, _ = read_response(s)
+        assert status == 200 and got == b"Hello, World!" and "connection" not in headers
+
+
 def test_a_chunked_body_is_decoded_for_the_app(asgi):
     def pieces():
         for i in range(20):

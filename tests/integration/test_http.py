@@ -56,6 +56,29 @@ def test_unread_body_is_skipped_before_the_next_request(server):
     assert status == 200 and json.loads(body)["query"] == "after"
 
 
+def test_an_unread_body_within_the_window_is_dropped_and_the_connection_kept(server):
+    # 300 KB: past what is read before the app runs (64 KiB), within the
+    # body window (1 MiB). The app answers without reading; the server reads
+    # the rest, drops it, and serves the next request on the same connection.
+    s = server.connect()
+    local_port = str(s.getsockname()[1])
+    body = b"x" * 300_000
+    s.sendall(b"POST /no-read HTTP/1.1\r\nHost: t\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+              + b"GET /echo?after HTTP/1.1\r\nHost: t\r\n\r\n")
+    status, headers, _, _ = read_response(s)
+    assert status == 200 and "connection" not in headers
+    status, _, echoed, _ = read_response(s)
+    data = json.loads(echoed)
+    assert status == 200 and data["query"] == "after" and data["remote_port"] == local_port
+
+
+def test_an_unread_body_past_the_window_closes_the_connection_after_the_answer(server):
+    s = server.connect()
+    s.sendall(b"POST /no-read HTTP/1.1\r\nHost: t\r\nContent-Length: 3000000\r\n\r\n" + b"x" * 100_000)
+    status, headers, _, _ = read_response(s)
+    assert status == 200 and headers.get("connection") == "close"
+
+
 def test_http10_closes_by_default(server):
     s = server.connect()
     s.sendall(b"GET /hello HTTP/1.0\r\n\r\n")

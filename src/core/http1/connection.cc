@@ -203,6 +203,14 @@ void connection::process(byte_buffer& input_buffer) {
   while (state_ == state::reading || state_ == state::active) {
     if (current_ == nullptr) {
       if (close_after_flush_ || input->empty()) break;
+      if (discard_left_ > 0) {
+        size_t take = input->size() < discard_left_ ? input->size() : static_cast<size_t>(discard_left_);
+        input->consume(take);
+        discard_left_ -= take;
+        // The next head's time starts once the rest is gone.
+        if (discard_left_ == 0) head_started_ms_ = context_.loop.now_ms();
+        continue;
+      }
       if (out_.buffered_bytes() > context_.settings.output_high_water) break;  // resumes when drained
       parse_status parsed = start_stream(*input);
       if (parsed != parse_status::complete) {
@@ -445,7 +453,18 @@ void connection::send_continue() {
 // connection is free for the next request.
 void connection::finish_stream() {
   stream* s = current_;
-  if (!body_done_) close_after_flush_ = true;  // unread body still on the wire
+  if (!body_done_) {
+    // Unread body still on the wire. An answer that kept the connection
+    // (stream::commit allows it for a length-framed rest within the window)
+    // is followed by reading that rest and dropping it; otherwise the
+    // connection closes after the answer.
+    if (!s->close_after() && s->head().framing == body_framing::length) {
+      discard_left_ = body_remaining_;
+      if (body_budget_left_ms_ > 0) body_deadline_ms_ = context_.loop.now_ms() + body_budget_left_ms_;
+    } else {
+      close_after_flush_ = true;
+    }
+  }
   // A response that said close is the connection's last. One that said
   // keep-alive (its head went out before a drain began) is not: the client
   // may send its next request at once, and half-closing under it would
@@ -591,7 +610,8 @@ int64_t connection::current_deadline() const {
   int64_t deadline = INT64_MAX;
   switch (state_) {
     case state::reading:
-      if (in_.empty() && requests_served_ > 0) deadline = head_started_ms_ + s.keep_alive_timeout_ms;
+      if (discard_left_ > 0) deadline = body_deadline_ms_;
+      else if (in_.empty() && requests_served_ > 0) deadline = head_started_ms_ + s.keep_alive_timeout_ms;
       else deadline = head_started_ms_ + s.header_read_timeout_ms;
       if (drain_close_ms_ > 0 && in_.empty() && drain_close_ms_ < deadline) deadline = drain_close_ms_;
       break;
@@ -637,7 +657,11 @@ void connection::on_timer() {
   }
   switch (state_) {
     case state::reading:
-      if (in_.empty()) {
+      if (discard_left_ > 0) {
+        log::write(log::level::info, "request body from %s: the unread rest did not arrive in time; closing",
+                   peer_text_length_ ? peer_text_ : "unix socket");
+        close_now();
+      } else if (in_.empty()) {
         log::write(log::level::debug, "closing an idle connection");
         close_now();
       } else {

@@ -207,6 +207,10 @@ class connection final : public loop::io_handler, public loop::timer_handler {
   uint64_t body_received_ = 0;   // chunked: decoded bytes so far (for max_body)
   chunked_decoder chunked_;
   bool body_done_ = true;
+  // The rest of a body its app left unread, read and dropped after the
+  // answer so the connection serves the next request (bounded by the body
+  // timeout).
+  uint64_t discard_left_ = 0;
 
   // Deadlines.
   loop::timer timer_{this};

@@ -420,8 +420,15 @@ void stream::commit(bool body_is_empty) {
   int s = response_status_;
   response_no_body_ = head_.is_head || s < 200 || s == 204 || s == 304;
   bool stopping = settings_.stopping != nullptr && settings_.stopping->load(std::memory_order_relaxed);
+  // The body has all arrived, or what the app leaves unread is a rest the
+  // connection reads and drops before the next request (connection::
+  // finish_stream): a length within the body window, from a client that is
+  // not waiting for 100 Continue (it may never send a body it was not asked
+  // for, and its next request would then be read as that body).
+  bool rest_droppable = head_.framing == body_framing::length && head_.content_length <= settings_.body_window &&
+                        !head_.expect_continue;
   bool keep = head_.keep_alive && !stopping && !app_wants_close_ &&
-              (state_.load(std::memory_order_acquire) & k_body_end) != 0;
+              ((state_.load(std::memory_order_acquire) & k_body_end) != 0 || rest_droppable);
   if (response_length_ < 0 && !response_no_body_) {
     if (body_is_empty) {
       response_head_.append("content-length: 0\r\n");

@@ -458,6 +458,57 @@ TEST_F(connection_fixture, NoContinueGoesOutWhenTheAppAnswersWithoutReading) {
   EXPECT_NE(out.find("connection: close"), std::string::npos) << "the unread body would otherwise be parsed";
 }
 
+// Past what is read before the app runs, within the body window: the app
+// answers without reading, the answer keeps the connection, and the rest of
+// the body (still arriving) is read and dropped before the next request.
+TEST_F(connection_fixture, AnUnreadBodyWithinTheWindowIsDroppedAndTheNextRequestServed) {
+  host.settings.read_whole_body = 16 * 1024;
+  open();
+  const size_t total = 300 * 1024;
+  send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(total) + "\r\n\r\n" +
+       std::string(100 * 1024, 'a'));
+  ASSERT_EQ(host.submitted.size(), 1u);
+  host.answer(last(), "no");
+  std::string out = client.take_output();
+  EXPECT_TRUE(one_response_with(out, "no")) << out;
+  EXPECT_FALSE(client.shut_write || conn->closed());
+  // The rest of the body, with a request after it that looks like a head
+  // inside the body: only the bytes past the body may be parsed.
+  std::string rest = std::string(total - 100 * 1024 - 40, 'b') + "GET /inside HTTP/1.1\r\nHost: t\r\n\r\n";
+  rest.resize(total - 100 * 1024, 'c');
+  send(rest + "GET /next HTTP/1.1\r\nHost: t\r\n\r\n");
+  ASSERT_EQ(host.submitted.size(), 2u);
+  EXPECT_EQ(last()->head().path, "/next");
+  host.answer(last(), "yes");
+  EXPECT_TRUE(one_response_with(client.take_output(), "yes"));
+}
+
+TEST_F(connection_fixture, AnUnreadBodyPastTheWindowClosesTheConnectionAfterTheAnswer) {
+  host.settings.streams.body_window = 64 * 1024;
+  host.settings.read_whole_body = 16 * 1024;
+  open();
+  send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n" + std::string(20 * 1024, 'a'));
+  host.answer(last(), "no");
+  std::string out = client.take_output();
+  EXPECT_NE(out.find("connection: close"), std::string::npos) << out;
+  EXPECT_TRUE(client.shut_write || conn->closed());
+}
+
+TEST_F(connection_fixture, TheUnreadRestOfABodyIsBoundByTheBodyTimeout) {
+  host.settings.read_whole_body = 16 * 1024;
+  host.settings.body_read_timeout_ms = 60;
+  open();
+  send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 200000\r\n\r\n" + std::string(20 * 1024, 'a'));
+  host.answer(last(), "no");
+  EXPECT_TRUE(one_response_with(client.take_output(), "no"));
+  auto start = std::chrono::steady_clock::now();
+  while (!conn->closed() && std::chrono::steady_clock::now() - start < std::chrono::seconds(2)) {
+    host.loop.run_once(50);
+  }
+  EXPECT_TRUE(conn->closed()) << "the connection waited past the body timeout for the rest";
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1000));
+}
+
 TEST_F(connection_fixture, AMalformedRequestIsRefusedAndNeverReachesTheApp) {
   open();
   send("GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n");
