@@ -26,12 +26,8 @@ template <typename T>
 class spmc_ring {
  public:
   // `capacity` is rounded up to a power of two.
-  explicit spmc_ring(size_t capacity) {
-    size_t n = 2;
-    while (n < capacity) n *= 2;
-    mask_ = n - 1;
-    slots_ = std::make_unique<std::atomic<T*>[]>(n);
-  }
+  explicit spmc_ring(size_t capacity)
+      : mask_(ring_slots(capacity) - 1), slots_(std::make_unique<std::atomic<T*>[]>(mask_ + 1)) {}
   spmc_ring(const spmc_ring&) = delete;
   spmc_ring& operator=(const spmc_ring&) = delete;
 

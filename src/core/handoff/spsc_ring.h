@@ -19,16 +19,19 @@ namespace baton::handoff {
 
 inline constexpr size_t cache_line = 64;
 
+// A ring's slot count: `capacity` rounded up to a power of two (at least 2),
+// so an index maps to its slot with a mask.
+inline size_t ring_slots(size_t capacity) {
+  size_t n = 2;
+  while (n < capacity) n *= 2;
+  return n;
+}
+
 template <typename T>
 class spsc_ring {
  public:
   // `capacity` is rounded up to a power of two.
-  explicit spsc_ring(size_t capacity) {
-    size_t n = 2;
-    while (n < capacity) n *= 2;
-    mask_ = n - 1;
-    slots_ = std::make_unique<T*[]>(n);
-  }
+  explicit spsc_ring(size_t capacity) : mask_(ring_slots(capacity) - 1), slots_(std::make_unique<T*[]>(mask_ + 1)) {}
   spsc_ring(const spsc_ring&) = delete;
   spsc_ring& operator=(const spsc_ring&) = delete;
 

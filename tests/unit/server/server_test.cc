@@ -160,6 +160,13 @@ struct last_in_first_lock final : srv::thread_pool_hooks {
   int started = 0;
 };
 
+// Whatever fails in a test, /hold must end, or stopping the pool would wait
+// for it forever.
+struct release_on_exit {
+  std::atomic<bool>& flag;
+  ~release_on_exit() { flag = true; }
+};
+
 struct running_server {
   explicit running_server(int threads, srv::server_config config = {}, srv::thread_pool_hooks* with = nullptr,
                           size_t pool_queue = srv::thread_pool::default_queue_capacity) {
@@ -351,10 +358,7 @@ TEST(ServerWithPool, BusyThreadsTakeWaitingJobsThemselvesWithoutLettingGoOrAWake
   constexpr int waiting = 20;
   counting_hooks hooks;
   running_server srv(2, {}, &hooks);
-  struct release_on_exit {
-    std::atomic<bool>& flag;
-    ~release_on_exit() { flag = true; }
-  } release{srv.app.release_hold};
+  release_on_exit release{srv.app.release_hold};
   auto wait_for = [](auto done) {
     for (int i = 0; i < 5000 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     return done();
@@ -387,54 +391,13 @@ TEST(ServerWithPool, BusyThreadsTakeWaitingJobsThemselvesWithoutLettingGoOrAWake
   srv.stop();
 }
 
-// Round after round, three requests at once to two threads: the third finds
-// no idle thread and goes to the pool's queue just as the threads finish and
-// go idle. A thread that parked without seeing it, unwoken, would leave it
-// there for good (nothing else arrives in the round): every round must end.
-TEST(ServerWithPool, AJobQueuedAsTheThreadsGoIdleIsNeverLeftWaiting) {
-  counting_hooks hooks;  // no attached spin: a thread goes idle as soon as it finds nothing
-  running_server srv(2, {}, &hooks);
-  const int rounds = 3000 / scale;
+// Round after round, three requests at once on three connections, each
+// answer awaited for at most two seconds: how many never came (the rounds
+// stop at the first).
+int requests_left_unanswered(uint16_t port, int rounds) {
   int fds[3];
   for (int& fd : fds) {
-    fd = connect_to(srv.port);
-    timeval tv{2, 0};  // a stuck round fails within two seconds
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  }
-  std::string carries[3];
-  int stuck = 0;
-  for (int round = 0; round < rounds && stuck == 0; ++round) {
-    for (int fd : fds) send_all(fd, "GET /r HTTP/1.1\r\nHost: t\r\n\r\n");
-    for (int i = 0; i < 3; ++i) {
-      bool ok = false;
-      read_body(fds[i], carries[i], ok);
-      if (!ok) ++stuck;
-    }
-  }
-  EXPECT_EQ(stuck, 0);
-  for (int fd : fds) ::close(fd);
-}
-
-// One of three threads sits in a view that does not return until the test
-// ends; round after round, three requests at once go to the other two, so
-// one waits in the pool's queue as they finish and go idle. A job left
-// waiting for the held thread, or beside a thread asleep, would never be
-// answered: every round must end.
-TEST(ServerWithPool, NoJobWaitsForAHeldThreadWhileAnotherIsFree) {
-  counting_hooks hooks;  // no attached spin: threads go idle at once
-  running_server srv(3, {}, &hooks);
-  struct release_on_exit {
-    std::atomic<bool>& flag;
-    ~release_on_exit() { flag = true; }
-  } release{srv.app.release_hold};
-  int hold = connect_to(srv.port);
-  send_all(hold, "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n");
-  for (int i = 0; i < 5000 && srv.app.calls("/hold") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_EQ(srv.app.calls("/hold"), 1u);
-  const int rounds = 2000 / scale;
-  int fds[3];
-  for (int& fd : fds) {
-    fd = connect_to(srv.port);
+    fd = connect_to(port);
     timeval tv{2, 0};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   }
@@ -448,13 +411,39 @@ TEST(ServerWithPool, NoJobWaitsForAHeldThreadWhileAnotherIsFree) {
       if (!ok) ++stuck;
     }
   }
-  EXPECT_EQ(stuck, 0);
+  for (int fd : fds) ::close(fd);
+  return stuck;
+}
+
+// Round after round, three requests at once to two threads: the third finds
+// no idle thread and goes to the pool's queue just as the threads finish and
+// go idle. A thread that parked without seeing it, unwoken, would leave it
+// there for good (nothing else arrives in the round): every round must end.
+TEST(ServerWithPool, AJobQueuedAsTheThreadsGoIdleIsNeverLeftWaiting) {
+  counting_hooks hooks;  // no attached spin: a thread goes idle as soon as it finds nothing
+  running_server srv(2, {}, &hooks);
+  EXPECT_EQ(requests_left_unanswered(srv.port, 3000 / scale), 0);
+}
+
+// One of three threads sits in a view that does not return until the test
+// ends; round after round, three requests at once go to the other two, so
+// one waits in the pool's queue as they finish and go idle. A job left
+// waiting for the held thread, or beside a thread asleep, would never be
+// answered: every round must end.
+TEST(ServerWithPool, NoJobWaitsForAHeldThreadWhileAnotherIsFree) {
+  counting_hooks hooks;  // no attached spin: threads go idle at once
+  running_server srv(3, {}, &hooks);
+  release_on_exit release{srv.app.release_hold};
+  int hold = connect_to(srv.port);
+  send_all(hold, "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n");
+  for (int i = 0; i < 5000 && srv.app.calls("/hold") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(srv.app.calls("/hold"), 1u);
+  EXPECT_EQ(requests_left_unanswered(srv.port, 2000 / scale), 0);
   srv.app.release_hold = true;
   bool ok = false;
   std::string carry;
   read_body(hold, carry, ok);
   EXPECT_TRUE(ok);
-  for (int fd : fds) ::close(fd);
   ::close(hold);
 }
 
@@ -489,12 +478,7 @@ TEST(ServerWithPool, JobsStartInTheOrderTheLoopHandedThemOutWhicheverThreadWinsT
   for (bool ordered : {true, false}) {
     last_in_first_lock lock(ordered);
     running_server srv(3, {}, &lock);
-    // Whatever fails below, /hold must end, or stopping the pool would wait
-    // for it forever.
-    struct release_on_exit {
-      std::atomic<bool>& flag;
-      ~release_on_exit() { flag = true; }
-    } release{srv.app.release_hold};
+    release_on_exit release{srv.app.release_hold};
     auto wait_for = [](auto done) {
       for (int i = 0; i < 5000 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
       return done();
