@@ -103,10 +103,7 @@ bool thread_pool::try_start(http1::stream* s) {
       return true;
     }
   }
-  if (queue_ == nullptr || !queue_->try_push(s)) {
-    --next_order_;
-    return fallback_ != nullptr && fallback_->try_start(s);
-  }
+  if (queue_ == nullptr || !queue_->try_push(s)) return fallback_ != nullptr && fallback_->try_start(s);
   ++jobs_in_flight_;
   // A worker may have raised its flag after the look above and before the
   // push: it checks the queue after raising it, and this checks the flags

@@ -171,7 +171,7 @@ class thread_pool final : public dispatcher {
   bool oldest_first_ = false;
   std::mutex in_hand_lock_;
   std::vector<job_in_hand> in_hand_;
-  uint64_t next_order_ = 0;  // loop thread
+  uint64_t next_order_ = 0;  // loop thread; only the order matters, not gaps (a job the pool refused)
   std::atomic<uint64_t> order_swaps_{0};
   void put_in_hand(int index, http1::stream* s);
   http1::stream* take_oldest(int index);
