@@ -173,10 +173,24 @@ async def serve(config: Config, app, listeners: list[Listener], worker: WorkerCo
     pass_scheduled = False
     timer: asyncio.TimerHandle | None = None
 
+    # Sockets are read only when the backend fd says so (once per turn of
+    # asyncio's loop): the requests of a turn start together, their tasks
+    # run, and the posted pass sends what they answered together.
+    # pass_scheduled: a posted pass is queued (only that pass clears it, so
+    # that one is queued at most).
     def run_pass() -> None:
-        nonlocal pass_scheduled, timer
+        settle(server.run_pass())
+
+    def queued_pass() -> None:
+        nonlocal pass_scheduled
         pass_scheduled = False
-        timeout = server.run_pass()
+        settle(server.posted_pass())
+
+    def timed_pass() -> None:
+        settle(server.posted_pass())
+
+    def settle(timeout: int) -> None:
+        nonlocal timer
         if server.stopped:
             if not stopped.done():
                 stopped.set_result(None)
@@ -188,13 +202,13 @@ async def serve(config: Config, app, listeners: list[Listener], worker: WorkerCo
             if timer is None or abs(timer.when() - when) > 0.0005:
                 if timer is not None:
                     timer.cancel()
-                timer = loop.call_at(when, run_pass)
+                timer = loop.call_at(when, timed_pass)
 
     def schedule_pass() -> None:
         nonlocal pass_scheduled
         if not pass_scheduled:
             pass_scheduled = True
-            loop.call_soon(run_pass)
+            loop.call_soon(queued_pass)
 
     options = server_options(config, worker)
     # The heartbeat comes from asyncio's own thread below: a blocked event
@@ -233,10 +247,20 @@ async def serve(config: Config, app, listeners: list[Listener], worker: WorkerCo
     for signo in handled:
         loop.add_signal_handler(signo, on_signal, signo)
 
+    drain_queued = False  # pump: one more drain is queued (at most one)
+
     def on_wake() -> None:
-        server.drain()
+        nonlocal drain_queued
+        if server.drain() and not drain_queued:  # more new requests than one turn starts
+            drain_queued = True
+            loop.call_soon(queued_drain)
         if server.stopped and not stopped.done():
             stopped.set_result(None)
+
+    def queued_drain() -> None:
+        nonlocal drain_queued
+        drain_queued = False
+        on_wake()
 
     beat: asyncio.TimerHandle | None = None
     stamp = ctypes.c_int64.from_buffer(worker.heartbeat) if worker.heartbeat is not None else None

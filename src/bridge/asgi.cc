@@ -263,6 +263,7 @@ PyObject* awaitable_iterator(PyObject* o) {
 }
 
 void release_call(request_coroutine* self) {
+  if (self->call[0] != nullptr) self->h.runner->first_step_taken();
   for (PyObject*& o : self->call) Py_CLEAR(o);
 }
 
@@ -492,6 +493,7 @@ PyObject* make_request_coroutine(asgi_runner* runner, asgi_request* r, PyObject*
     o->call[i] = call[i];
   }
   o->inner = nullptr;
+  runner->coroutine_made();
   PyObject_GC_Track(o);
   return reinterpret_cast<PyObject*>(o);
 }
@@ -696,20 +698,36 @@ void asgi_runner::post_news(asgi_request* r) {
   if (pump_) wake_asyncio();
 }
 
-bool asgi_runner::drain() {
+bool asgi_runner::drain(size_t limit) {
   factory_checked_ = false;
+  backlog_ = false;
+  // Tasks still waiting for their first step count against the turn.
+  size_t started = std::min(awaiting_first_step_, limit);
   while (true) {
     parked_.store(false, std::memory_order_relaxed);
     if (pump_) {
-      while (http1::stream* s = new_streams_->try_pop()) {
+      while (started < limit) {
+        http1::stream* s = new_streams_->try_pop();
+        if (s == nullptr) break;
+        ++started;
         if (!start_request(s)) return false;
       }
+      backlog_ = started == limit && !new_streams_->empty();
     } else {
+      // Starting one can start another (a cancelled stream's end lets its
+      // connection parse the next pipelined request): they join the list.
       std::vector<http1::stream*> fresh;
       fresh.swap(inverted_new_);
-      for (http1::stream* s : fresh) {
-        if (!start_request(s)) return false;
+      size_t now = std::min(fresh.size(), limit - started);
+      started += now;
+      for (size_t i = 0; i < now; ++i) {
+        if (!start_request(fresh[i])) {
+          inverted_new_.insert(inverted_new_.begin(), fresh.begin() + static_cast<std::ptrdiff_t>(i) + 1, fresh.end());
+          return false;
+        }
       }
+      inverted_new_.insert(inverted_new_.begin(), fresh.begin() + static_cast<std::ptrdiff_t>(now), fresh.end());
+      backlog_ = !inverted_new_.empty();
     }
     handoff::notice_link* list = news_.take_all();
     while (list != nullptr) {
@@ -717,7 +735,7 @@ bool asgi_runner::drain() {
       deliver_news(static_cast<asgi_request*>(list));
       list = next;
     }
-    if (!pump_) return true;
+    if (!pump_ || backlog_) return true;
     parked_.store(true, std::memory_order_seq_cst);
     // The ring's loads are acquire, not seq_cst: the fence pairs them with
     // try_start()'s, so the mark and the push cannot both go unseen.

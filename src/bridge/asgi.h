@@ -75,9 +75,25 @@ class asgi_runner final : public server::dispatcher {
   // Loop thread (pump) or the asyncio thread (inverted).
   bool try_start(http1::stream* s) override;
 
-  // Asyncio thread: starts the new streams and delivers the news waiting
-  // now. Returns false with a Python error set if something failed badly.
-  bool drain();
+  // Asyncio thread: starts new streams, at most `limit` of them, and
+  // delivers the news waiting now. Returns false with a Python error set if
+  // something failed badly. backlog() then says whether new streams were
+  // left for the next call; the caller must make one soon (pump: no wake
+  // comes for them).
+  bool drain(size_t limit);
+  bool backlog() const { return backlog_; }
+  // A request's coroutine was made, and its task has taken its first step
+  // (or the coroutine ended, or went, without one).
+  void coroutine_made() { ++awaiting_first_step_; }
+  void first_step_taken() { --awaiting_first_step_; }
+  // The most requests whose tasks wait for their first step: a drain starts
+  // new ones only up to it. Every request's scope, task and coroutine are
+  // live until its task runs; hundreds at once (a pass over many
+  // connections) push Python's youngest generation past its threshold (700
+  // objects by default) every few dozen requests, and each collection moves
+  // them all to an older one (so collections of the older ones follow).
+  // A turn of asyncio's loop this size stays under it.
+  static constexpr size_t requests_per_turn = 32;
   // The eventfd the asyncio side watches (pump); read it before drain().
   int wake_fd() const { return wake_fd_; }
   void clear_wake_fd();
@@ -155,6 +171,8 @@ class asgi_runner final : public server::dispatcher {
   // Loop -> asyncio.
   std::unique_ptr<handoff::spsc_ring<http1::stream>> new_streams_;
   std::vector<http1::stream*> inverted_new_;  // inverted: same thread, no ring
+  bool backlog_ = false;
+  size_t awaiting_first_step_ = 0;
   handoff::notice_queue news_;
   std::atomic<bool> parked_{true};
   int wake_fd_ = -1;

@@ -6,9 +6,10 @@
 //             turns true once the loop has finished its drain, and join()
 //             then reaps the thread.
 //   inverted: start() prepares the loop; the asyncio side watches
-//             backend_fd and calls run_pass() when it is readable, when the
-//             timeout run_pass() returned is due, and when schedule_pass
-//             (called by the server itself) asks for a pass.
+//             backend_fd and calls run_pass() when it is readable, and
+//             posted_pass() when the timeout a pass returned is due and
+//             when schedule_pass (called by the server itself, once the
+//             app's tasks have posted to it) asks for one.
 // Signals are Python's in both: it calls request_shutdown().
 #include <cmath>
 #include <memory>
@@ -148,24 +149,35 @@ PyObject* asgi_server_drain(PyObject* py_self, PyObject*) {
   auto* self = reinterpret_cast<asgi_server_object*>(py_self);
   if (!alive(self)) return nullptr;
   if (self->pump) self->runner->clear_wake_fd();
-  if (!self->runner->drain()) return nullptr;
-  Py_RETURN_NONE;
+  if (!self->runner->drain(asgi_runner::requests_per_turn)) return nullptr;
+  return PyBool_FromLong(self->runner->backlog() ? 1 : 0);
 }
 
 // Inverted: one pass, the work it made for the app side, and the timeout
-// until the next (-1: none; 0: run again at once).
-PyObject* asgi_server_run_pass(PyObject* py_self, PyObject*) {
+// until the next (-1: none; 0: run again at once). `sockets`: run_pass (the
+// backend fd was readable, or a timer is due) rather than posted_pass (the
+// app's tasks posted answers).
+PyObject* inverted_pass(PyObject* py_self, bool sockets) {
   auto* self = reinterpret_cast<asgi_server_object*>(py_self);
   if (!alive(self)) return nullptr;
   try {
-    self->srv->run_pass();
+    if (sockets) {
+      self->srv->run_pass();
+    } else {
+      self->srv->run_posted_pass();
+    }
   } catch (const std::exception& e) {
     PyErr_Format(PyExc_RuntimeError, "baton server failed: %s", e.what());
     return nullptr;
   }
-  if (!self->runner->drain()) return nullptr;
+  if (!self->runner->drain(asgi_runner::requests_per_turn)) return nullptr;
+  if (self->runner->backlog()) return PyLong_FromLong(0);
   return PyLong_FromLong(self->srv->done() ? -1 : self->srv->event_loop().next_timeout_ms());
 }
+
+PyObject* asgi_server_run_pass(PyObject* py_self, PyObject*) { return inverted_pass(py_self, true); }
+
+PyObject* asgi_server_posted_pass(PyObject* py_self, PyObject*) { return inverted_pass(py_self, false); }
 
 PyObject* asgi_server_request_shutdown(PyObject* py_self, PyObject* args) {
   auto* self = reinterpret_cast<asgi_server_object*>(py_self);
@@ -179,7 +191,7 @@ PyObject* asgi_server_request_shutdown(PyObject* py_self, PyObject* args) {
     // Same thread: begin at once; the passes that follow step the drain.
     self->srv->request_shutdown(immediate != 0, retire != 0);
     self->srv->run_pass();
-    if (!self->runner->drain()) return nullptr;
+    if (!self->runner->drain(asgi_runner::requests_per_turn)) return nullptr;
   }
   Py_RETURN_NONE;
 }
@@ -197,7 +209,7 @@ PyObject* asgi_server_join(PyObject* py_self, PyObject*) {
   if (!self->pump) self->srv->finish();
   // Requests that crossed over but never started, and news for those that
   // ended: settled now, so every stream comes back before the server goes.
-  if (!self->runner->drain()) return nullptr;
+  if (!self->runner->drain(SIZE_MAX)) return nullptr;
   if (!self->failure->empty()) {
     PyErr_Format(PyExc_RuntimeError, "baton server failed: %s", self->failure->c_str());
     return nullptr;
@@ -293,8 +305,10 @@ PyObject* get_wakes(PyObject* py_self, void*) {
 
 PyMethodDef asgi_server_methods[] = {
     {"start", asgi_server_start, METH_NOARGS, "start serving (pump: on a new thread)"},
-    {"drain", asgi_server_drain, METH_NOARGS, "pump: start new requests and deliver news (on wake_fd)"},
+    {"drain", asgi_server_drain, METH_NOARGS, "pump: start new requests and deliver news (on wake_fd); true: call again soon"},
     {"run_pass", asgi_server_run_pass, METH_NOARGS, "inverted: one non-blocking pass; returns the next timeout in ms"},
+    {"posted_pass", asgi_server_posted_pass, METH_NOARGS,
+     "inverted: run_pass less the sockets (what was posted, due timers); returns the next timeout in ms"},
     {"request_shutdown", asgi_server_request_shutdown, METH_VARARGS,
      "request_shutdown(immediate=False, retire=False): begin the graceful stop (or stop at once); retire closes "
      "the listeners at once"},

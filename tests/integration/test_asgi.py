@@ -287,6 +287,32 @@ def test_answers_never_cross_between_requests_while_clients_vanish(asgi):
     assert answered > 6 * 40 // 2
 
 
+def test_requests_that_arrive_together_start_in_turns_of_at_most_32(start_asgi):
+    # Every request's scope, task and coroutine live until its task runs:
+    # hundreds started at once push Python's youngest generation past its
+    # threshold again and again (collections, and survivors moved to the
+    # older generations). The app holds the event loop while 200 requests
+    # arrive, so that the pass after it finds them all.
+    server = start_asgi()
+    clients = [server.connect(timeout=10) for _ in range(200)]
+    for c in clients:  # every connection accepted and idle before the hold
+        c.sendall(b"GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+    assert all(read_response(c)[0] == 200 for c in clients)
+    hog = server.connect(timeout=10)
+    hog.sendall(b"GET /hog?ms=300 HTTP/1.1\r\nHost: t\r\n\r\n")
+    assert wait_for_record(server, "GET /hog")
+    for c in clients:
+        c.sendall(b"GET /turn HTTP/1.1\r\nHost: t\r\n\r\n")
+    largest = 0
+    for c in clients:
+        status, _, body, _ = read_response(c)
+        assert status == 200
+        largest = max(largest, int(body))
+        c.close()
+    assert read_response(hog)[:3:2] == (200, b"hogged")
+    assert 1 < largest <= 32, largest
+
+
 def test_a_request_object_reused_while_its_notice_is_queued_keeps_the_server_answering(start_asgi, asgi_shape):
     # The first request's object ends with its client's reset still queued
     # as news; the second request takes that object while the notice is

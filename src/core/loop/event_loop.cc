@@ -208,6 +208,13 @@ int event_loop::next_timeout_ms() const {
   return until > INT32_MAX ? INT32_MAX : static_cast<int>(until);
 }
 
+void event_loop::run_inbox_and_timers() {
+  post_hook_called_ = false;
+  update_clock();
+  drain_inbox();
+  run_due_timers();
+}
+
 void event_loop::run_once(int max_wait_ms) {
   post_hook_called_ = false;
   int timeout = max_wait_ms;

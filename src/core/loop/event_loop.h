@@ -138,6 +138,10 @@ class event_loop {
   // timer; 0: never blocks), dispatch ready events and the inbox, then due
   // timers.
   void run_once(int max_wait_ms);
+  // A pass that leaves the sockets alone: the inbox and due timers only.
+  // For another loop driving this one, which reads the sockets when the
+  // backend fd says so and wants what its callbacks posted sent between.
+  void run_inbox_and_timers();
   void stop() { stopped_ = true; }
   bool stopped() const { return stopped_; }
   void run() {

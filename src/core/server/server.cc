@@ -128,6 +128,11 @@ void server::run_pass() {
   after_pass();
 }
 
+void server::run_posted_pass() {
+  loop_.run_inbox_and_timers();
+  after_pass();
+}
+
 void server::run_nested_pass(http1::stream* s) {
   if (s->conn != nullptr) s->conn->on_stream_news(s);
   if (s->cancelled() || loop_.stopped()) return;

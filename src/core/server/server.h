@@ -91,6 +91,12 @@ class server final : private loop::io_handler,
   void start();
   // One pass that never blocks, and the work between passes.
   void run_pass();
+  // The same, less the sockets: what was posted to the loop (answers to
+  // send, streams that ended) and due timers. A caller that runs it after
+  // its own callbacks posted, and run_pass() only when backend_fd() is
+  // readable, reads every ready socket once per turn of its own loop: the
+  // requests of one turn start together, and their answers leave together.
+  void run_posted_pass();
   bool done() const { return loop_.stopped(); }
   void begin_shutdown();
   bool drained() const { return loop_.stopped() || (shutting_down_ && busy_connections() == 0); }

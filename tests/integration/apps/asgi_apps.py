@@ -61,6 +61,16 @@ async def lifespan(scope, receive, send):
             return
 
 
+# /turn: how many requests' tasks take their first step in one turn of the
+# event loop (the first of a turn queues the reset, which runs after them).
+TURN = {"count": 0, "largest": 0, "reset_queued": False}
+
+
+def turn_over() -> None:
+    TURN["count"] = 0
+    TURN["reset_queued"] = False
+
+
 async def app(scope, receive, send):
     if scope["type"] == "lifespan":
         return await lifespan(scope, receive, send)
@@ -137,6 +147,16 @@ async def app(scope, receive, send):
         message = await receive()
         record(f"{tag} got {message['type']}")
         return
+    if path == "/hog":
+        time.sleep(float(q.get("ms", "100")) / 1000)  # holds the event loop, as a bad app does
+        return await respond(send, body=b"hogged")
+    if path == "/turn":
+        TURN["count"] += 1
+        TURN["largest"] = max(TURN["largest"], TURN["count"])
+        if not TURN["reset_queued"]:
+            TURN["reset_queued"] = True
+            asyncio.get_running_loop().call_soon(turn_over)
+        return await respond(send, body=str(TURN["largest"]).encode())
     if path == "/slow":
         await asyncio.sleep(float(q.get("ms", "100")) / 1000)
         return await respond(send, body=b"slow done")

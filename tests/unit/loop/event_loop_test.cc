@@ -469,6 +469,36 @@ TEST(EventLoop, BackendFdIsReadableWhenAPassHasWork) {
   loop.remove(p.read_end);
 }
 
+// What a driving loop runs after its own callbacks posted: the inbox and
+// due timers, and not the ready fd (read only on the backend fd's word).
+TEST(EventLoop, AnInboxAndTimersPassLeavesReadyFdsAlone) {
+  event_loop loop;
+  counting_inbox inbox;
+  loop.set_inbox_handler(&inbox);
+  int hooks = 0;
+  loop.set_post_hook([](void* context) { ++*static_cast<int*>(context); }, &hooks);
+  pipe_fds p;
+  recording_io handler;
+  loop.add(p.read_end, event_loop::readable, &handler);
+  ASSERT_EQ(::write(p.write_end, "x", 1), 1);
+  std::vector<int> fired;
+  recording_timer due(fired, 1);
+  timer t(&due);
+  loop.arm(t, loop.now_ms() - 1);
+  baton::handoff::notice_link first, second;
+  loop.post(&first);
+  loop.run_inbox_and_timers();
+  EXPECT_EQ(inbox.taken.load(), 1u);
+  EXPECT_EQ(fired, (std::vector<int>{1}));
+  EXPECT_EQ(handler.calls, 0) << "the pass read a ready fd";
+  loop.post(&second);  // a post after the pass asks the driver for another
+  EXPECT_EQ(hooks, 2);
+  loop.run_once(0);
+  EXPECT_EQ(handler.calls, 1);
+  EXPECT_EQ(inbox.taken.load(), 2u);
+  loop.remove(p.read_end);
+}
+
 TEST(EventLoop, NextTimeoutFollowsTheEarliestTimer) {
   event_loop loop;
   std::vector<int> fired;
