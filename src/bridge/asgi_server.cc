@@ -155,8 +155,8 @@ PyObject* asgi_server_drain(PyObject* py_self, PyObject*) {
 
 // Inverted: one pass, the work it made for the app side, and the timeout
 // until the next (-1: none; 0: run again at once). `sockets`: run_pass (the
-// backend fd was readable, or a timer is due) rather than posted_pass (the
-// app's tasks posted answers).
+// backend fd was readable) rather than posted_pass (the app's tasks posted
+// answers, or a timer is due).
 PyObject* inverted_pass(PyObject* py_self, bool sockets) {
   auto* self = reinterpret_cast<asgi_server_object*>(py_self);
   if (!alive(self)) return nullptr;
