@@ -369,6 +369,18 @@ def test_a_task_factory_the_app_installs_makes_the_request_tasks(start_asgi):
     assert get(server, "/task").text.startswith("FactoryTask ")
 
 
+def test_tasks_cancelled_before_their_first_step_give_back_their_place_in_the_turn(start_asgi):
+    # A turn starts requests only while fewer than 32 tasks wait for their
+    # first step. Tasks cancelled before it end without one: if they kept
+    # their places, 32 of them would stop the server from starting any
+    # request again.
+    server = start_asgi(app="tests.integration.apps.asgi_apps:cancel_early")
+    assert get(server, "/arm?n=40").text == "armed"
+    for _ in range(40):
+        assert get(server, "/hello").status_code == 500
+    assert get(server, "/hello").status_code == 200
+
+
 def test_an_app_that_returns_an_awaitable_rather_than_a_coroutine_is_served(start_asgi):
     # Not an async def, so auto would take it for WSGI: the interface is named.
     server = start_asgi("--interface", "asgi", app="tests.integration.apps.asgi_apps:awaitable_app")

@@ -4,11 +4,12 @@
 // Jobs cross from the loop two ways, both carrying stream pointers. A thread
 // that is idle (parked, its flag up) is claimed by the loop and gets its job
 // in its own single-producer/single-consumer ring, with a wake. When no
-// thread is idle (or older jobs wait there), the job goes to the pool's queue, one single-producer/
-// multi-consumer ring that every thread takes from as it finishes a job, so
-// at full load a thread goes from one job to the next without a round trip
-// through the loop and without letting go of what it holds (the GIL); a
-// thread takes from the queue before it ever parks, so no request waits
+// thread is idle (or older jobs wait there), the job goes to the pool's
+// queue, one single-producer/multi-consumer ring that every thread takes
+// from as it finishes a job, so at full load a thread goes from one job to
+// the next without a round trip through the loop and without letting go of
+// what it holds (the GIL); a thread takes from the queue before it ever
+// parks, so no request waits
 // there while a thread is free, and none waits behind a slow one. What the
 // queue cannot hold waits in the server's. When the hooks ask for it
 // (oldest_first), a thread about to start a job first swaps it for the

@@ -262,6 +262,34 @@ async def task_factory(scope, receive, send):
     return await app(scope, receive, send)
 
 
+# cancel_early: its task factory cancels the next N request tasks it makes
+# before their first step (N set by /arm?n=N), so their coroutines end
+# without ever calling the app.
+EARLY_CANCELS = [0]
+
+
+def cancelling_factory(loop, coro, **kwargs):
+    task = asyncio.Task(coro, loop=loop, **kwargs)
+    if EARLY_CANCELS[0] > 0:
+        EARLY_CANCELS[0] -= 1
+        task.cancel()
+    return task
+
+
+async def cancel_early(scope, receive, send):
+    if scope["type"] == "lifespan":
+        await receive()
+        asyncio.get_running_loop().set_task_factory(cancelling_factory)
+        await send({"type": "lifespan.startup.complete"})
+        await receive()
+        await send({"type": "lifespan.shutdown.complete"})
+        return
+    if scope["path"] == "/arm":
+        EARLY_CANCELS[0] = int(query(scope)["n"])
+        return await respond(send, body=b"armed")
+    return await app(scope, receive, send)
+
+
 class AwaitableApp:
     """An app that is a plain callable returning an awaitable (no async def)."""
 
