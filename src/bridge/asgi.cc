@@ -11,6 +11,7 @@
 
 #include "core/http1/response.h"
 #include "bridge/app_error_log.h"
+#include "bridge/py_compat.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
 
@@ -113,7 +114,7 @@ PySendResult completed_send(PyObject* self, PyObject*, PyObject** result) {
 
 PyObject* completed_iternext(PyObject* self) {
   auto* o = reinterpret_cast<completed_object*>(self);
-  _PyGen_SetStopIterationValue(o->value != nullptr ? o->value : Py_None);
+  set_stop_iteration_value(o->value != nullptr ? o->value : Py_None);
   return nullptr;
 }
 
@@ -321,7 +322,7 @@ PySendResult request_coroutine_send(PyObject* o, PyObject* arg, PyObject** resul
 PyObject* step_result(PySendResult status, PyObject* result) {
   if (status == PYGEN_NEXT) return result;
   if (status == PYGEN_RETURN) {
-    _PyGen_SetStopIterationValue(result);
+    set_stop_iteration_value(result);
     Py_DECREF(result);
   }
   return nullptr;
@@ -358,9 +359,8 @@ PyObject* request_coroutine_throw(PyObject* o, PyObject* args) {
   if (method) {
     result = PyObject_Call(method.get(), args, nullptr);
     if (result != nullptr) return result;  // the app went on and yielded
-    if (PyErr_ExceptionMatches(PyExc_StopIteration) && _PyGen_FetchStopIterationValue(&result) == 0) {
-      status = PYGEN_RETURN;
-    }
+    result = take_stop_iteration_value();
+    if (result != nullptr) status = PYGEN_RETURN;
   } else {
     PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
     if (!PyArg_UnpackTuple(args, "throw", 1, 3, &type, &value, &traceback)) return nullptr;

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "bridge/app_error_log.h"
+#include "bridge/py_compat.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
 
@@ -346,7 +347,7 @@ void wsgi_handler::log_current_exception(const char* message, const http1::strea
 void wsgi_handler::call_close(PyObject* result, const http1::stream& s) {
   if (has_no_close(result)) return;
   PyObject* close = nullptr;
-  if (_PyObject_LookupAttr(result, close_name_.get(), &close) < 0) {
+  if (get_optional_attr(result, close_name_.get(), &close) < 0) {
     log_current_exception("looking up close() on the response iterable failed", &s);
     return;
   }
