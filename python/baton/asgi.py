@@ -27,7 +27,7 @@ import time
 from baton import _baton, logging_setup
 from baton.binding import Listener
 from baton.config import Config
-from baton.serve import WorkerContext, listener_args, server_options
+from baton.serve import WorkerContext, env_switch, listener_args, server_options
 
 logger = logging_setup.logger
 
@@ -218,6 +218,9 @@ async def serve(config: Config, app, listeners: list[Listener], worker: WorkerCo
         app, listener_args(listeners), loop, logging_setup.log_exception,
         state if lifespan.supported else None,
         pump=shape == "pump", schedule_pass=schedule_pass if shape == "inverted" else None,
+        # An A/B switch for the benchmarks: each request's task started
+        # eagerly (Python 3.12 and later), or queued as before.
+        eager_tasks=env_switch("BATON_EAGER_TASKS", True),
         catch_hangup=not worker.supervised, **options,
     )
     interrupts = 0

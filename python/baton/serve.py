@@ -25,7 +25,7 @@ class WorkerContext:
     supervised: bool = False
 
 
-def _switch(name: str, default: bool) -> bool:
+def env_switch(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     if value is None or value == "":
         return default
@@ -82,8 +82,8 @@ def run_wsgi(config: Config, app, listeners: list[Listener], worker: WorkerConte
         # A/B switches for the benchmarks, not options: the attached loop of
         # before the detach, the pool without its turn barrier, and the
         # predecessor's inline fallback when every pool thread is busy.
-        loop_attached=_switch("BATON_LOOP_ATTACHED", False),
-        pool_turn=_switch("BATON_POOL_TURN", True),
+        loop_attached=env_switch("BATON_LOOP_ATTACHED", False),
+        pool_turn=env_switch("BATON_POOL_TURN", True),
         pool_fallback_inline=os.environ.get("BATON_POOL_FALLBACK", "") == "inline",
         server_software=f"baton/{__version__}",
         multiprocess=worker.supervised,

@@ -586,7 +586,13 @@ std::unique_ptr<asgi_runner> asgi_runner::create(const asgi_options& options) {
   py_ref asyncio = py_ref::steal(PyImport_ImportModule("asyncio"));
   if (!r->get_task_factory_ || !asyncio) return nullptr;
   r->task_type_ = py_ref::steal(PyObject_GetAttrString(asyncio.get(), "Task"));
-  r->task_kwnames_ = py_ref::steal(Py_BuildValue("(ss)", "loop", "name"));
+  // From 3.12 a task can take its first step inside its constructor
+  // (eager_start, what asyncio.eager_task_factory does): a request whose app
+  // never suspends is then answered without a trip through the loop, and
+  // the step still runs as the current task (anyio's cancel scopes need it).
+  r->eager_ = options.eager_tasks && PY_VERSION_HEX >= 0x030C0000;
+  r->task_kwnames_ = py_ref::steal(r->eager_ ? Py_BuildValue("(sss)", "loop", "name", "eager_start")
+                                            : Py_BuildValue("(ss)", "loop", "name"));
   r->task_name_ = py_ref::steal(PyUnicode_InternFromString("baton.request"));
   if (!r->task_type_ || !r->task_kwnames_ || !r->task_name_) return nullptr;
   r->disconnect_ = py_ref::steal(Py_BuildValue("{O:O}", names.type, names.http_disconnect));
@@ -901,7 +907,7 @@ PyObject* asgi_runner::start_task(PyObject* coroutine) {
     factory_checked_ = true;
   }
   if (has_factory_) return PyObject_CallOneArg(create_task_.get(), coroutine);
-  PyObject* args[3] = {coroutine, loop_.get(), task_name_.get()};
+  PyObject* args[4] = {coroutine, loop_.get(), task_name_.get(), Py_True};
   return PyObject_Vectorcall(task_type_.get(), args, 1, task_kwnames_.get());
 }
 

@@ -62,6 +62,7 @@ struct asgi_options {
   std::string root_path;
   std::vector<listener_address> listeners;  // the scope's "server" by listener ("" and 0: a Unix socket)
   bool pump = true;
+  bool eager_tasks = true;  // on 3.12 and later: each request's task takes its first step at once
 };
 
 // Hands streams to the asyncio side: into the ring (pump) or straight onto
@@ -150,7 +151,8 @@ class asgi_runner final : public server::dispatcher {
   // then. The fixed name spares the "Task-<n>" each unnamed task formats.
   py_ref task_type_;
   py_ref get_task_factory_;
-  py_ref task_kwnames_;  // ("loop", "name")
+  py_ref task_kwnames_;  // ("loop", "name"), and "eager_start" when eager_
+  bool eager_ = false;
   py_ref task_name_;
   bool factory_checked_ = false;
   bool has_factory_ = false;

@@ -87,6 +87,8 @@ int asgi_server_init(PyObject* py_self, PyObject* args, PyObject* kwargs) {
   options.root_path = root_path;
   options.listeners = std::move(addresses);
   options.pump = pump != 0;
+  PyObject* eager_option = PyDict_GetItemString(kwargs, "eager_tasks");
+  options.eager_tasks = eager_option == nullptr || PyObject_IsTrue(eager_option) == 1;
   std::unique_ptr<asgi_runner> runner = asgi_runner::create(options);
   if (!runner) {
     for (int fd : fds) ::close(fd);
