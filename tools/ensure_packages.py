@@ -2,9 +2,14 @@
 
 Uses apt-get (as root, or through sudo); runs `apt-get update` only when
 something must be installed. Prints nothing when all are present.
+
+A name may hold `{clang}`: the major version of the clang Debian installs
+as `clang` (14 on Debian 12, 19 on Debian 13), for the packages that carry
+it in their names (clang's sanitizer and fuzzer runtime, libclang-rt-N-dev).
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,7 +25,19 @@ def missing(packages):
     return result
 
 
+def clang_major():
+    """The N of the clang-N package that Debian's `clang` depends on."""
+    out = subprocess.run(["apt-cache", "depends", "clang"], capture_output=True, text=True).stdout
+    match = re.search(r"Depends: clang-(\d+)", out)
+    if not match:
+        raise SystemExit("cannot tell which clang Debian's `clang` package installs (apt-cache depends clang)")
+    return match.group(1)
+
+
 def main(packages):
+    if any("{clang}" in p for p in packages):
+        major = clang_major()
+        packages = [p.replace("{clang}", major) for p in packages]
     needed = missing(packages)
     if not needed:
         return 0

@@ -1,0 +1,153 @@
+"""The wheel on another CPython: installed alone into a fresh plain venv of
+that interpreter (tools/wheels.py matrix makes it and names its python in
+BATON_MATRIX_PYTHON), serving WSGI inline and as a pool, ASGI in both shapes
+on both loops, a Starlette app from PyPI, lifespan, with nothing leaked.
+Without BATON_MATRIX_PYTHON the suite runs against this interpreter's venv."""
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.integration.server import ROOT, Server, read_response
+
+PYTHON = os.environ.get("BATON_MATRIX_PYTHON", sys.executable)
+VERSION = tuple(int(x) for x in subprocess.run(
+    [PYTHON, "-c", "import sys; print('%d %d' % sys.version_info[:2])"], capture_output=True, text=True,
+    check=True).stdout.split())
+
+WSGI_SHAPES = {"inline": ["--blocking-threads", "0"], "pool-1": ["--blocking-threads", "1"],
+               "pool-4": ["--blocking-threads", "4"]}
+ASGI_SHAPES = {"pump-asyncio": ["--asgi-mode", "pump", "--loop", "asyncio"],
+               "inverted-asyncio": ["--asgi-mode", "inverted", "--loop", "asyncio"],
+               "pump-uvloop": ["--asgi-mode", "pump", "--loop", "uvloop"],
+               "inverted-uvloop": ["--asgi-mode", "inverted", "--loop", "uvloop"]}
+
+
+def serve(*args: str, env: dict | None = None) -> Server:
+    return Server(["--port", "0", *args], python=PYTHON, env=env).start()
+
+
+@pytest.fixture(scope="module", params=list(WSGI_SHAPES))
+def wsgi(request):
+    server = serve(*WSGI_SHAPES[request.param], "tests.matrix.apps:wsgi")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module", params=list(ASGI_SHAPES))
+def asgi(request, tmp_path_factory):
+    marker = tmp_path_factory.mktemp("lifespan") / "shutdown"
+    server = serve(*ASGI_SHAPES[request.param], "--interface", "asgi", "tests.matrix.apps:asgi",
+                   env={"MATRIX_SHUTDOWN_FILE": str(marker)})
+    server.marker = marker
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module", params=list(ASGI_SHAPES))
+def starlette(request):
+    server = serve(*ASGI_SHAPES[request.param], "tests.matrix.apps:starlette")
+    yield server
+    server.stop()
+
+
+def test_the_server_runs_the_interpreter_under_test(wsgi):
+    version = subprocess.run([PYTHON, "-c", "import baton, sys; print(baton.__file__)"], capture_output=True,
+                             text=True, check=True, cwd="/").stdout
+    assert str(Path(PYTHON).parent.parent) in version  # the venv's own baton, from the wheel
+    assert httpx.get(wsgi.url + "/").text == f"wsgi {VERSION[0]}.{VERSION[1]}"
+
+
+def test_wsgi_answers_echoes_and_survives_an_app_error(wsgi):
+    body = os.urandom(100_000)
+    assert httpx.post(wsgi.url + "/echo", content=body).content == body
+    mark = wsgi.log_mark()
+    assert httpx.get(wsgi.url + "/raise").status_code == 500
+    assert wsgi.wait_for_log("the matrix app raised on purpose", since=mark)
+    assert httpx.get(wsgi.url + "/").status_code == 200
+
+
+def test_asgi_answers_echoes_and_sees_the_lifespan_state(asgi):
+    assert httpx.get(asgi.url + "/").text == f"asgi {VERSION[0]}.{VERSION[1]}"
+    body = os.urandom(300_000)
+    assert httpx.post(asgi.url + "/echo", content=body).content == body
+    assert httpx.get(asgi.url + "/state").text == f"{VERSION[0]}.{VERSION[1]}"
+
+
+def test_a_starlette_app_from_pypi_serves_json_streams_and_anyio_cancel_scopes(starlette):
+    assert httpx.get(starlette.url + "/json").json() == {"hello": "world", "task": "baton.request"}
+    assert httpx.get(starlette.url + "/cancel-scope").text == "cancelled=True"
+    assert httpx.get(starlette.url + "/stream").text == "".join(f"piece {i}\n" for i in range(5))
+
+
+@pytest.mark.skipif(VERSION < (3, 12), reason="eager task starts need Python 3.12 or later")
+@pytest.mark.parametrize("shape", ["pump-asyncio", "inverted-asyncio"])
+@pytest.mark.parametrize("eager", [True, False])
+def test_request_tasks_take_their_first_step_inside_the_drain_on_3_12_and_later(shape, eager):
+    env = {} if eager else {"BATON_EAGER_TASKS": "0"}
+    server = serve(*ASGI_SHAPES[shape], "--interface", "asgi", "tests.matrix.apps:asgi", env=env)
+    try:
+        stack = httpx.get(server.url + "/stack").text.split()
+    finally:
+        server.stop()
+    # The asyncio side's callbacks in baton/asgi.py: on_wake (pump) and run_pass / queued_pass (inverted).
+    inside_the_drain = bool({"on_wake", "run_pass", "queued_pass"} & set(stack))
+    assert inside_the_drain == eager, stack
+
+
+def test_lifespan_shutdown_runs_on_sigterm_and_the_exit_is_clean(tmp_path):
+    marker = tmp_path / "shutdown"
+    server = serve("--interface", "asgi", "tests.matrix.apps:asgi", env={"MATRIX_SHUTDOWN_FILE": str(marker)})
+    assert httpx.get(server.url + "/state").status_code == 200
+    server.signal(signal.SIGTERM)
+    assert server.wait(10) == 0
+    assert marker.read_text() == "shut down"
+
+
+def post_many(sock, count: int) -> None:
+    """`count` small POSTs on one keep-alive connection, each answer read before the next."""
+    request = b"POST /echo HTTP/1.1\r\nHost: m\r\nContent-Length: 64\r\n\r\n" + b"x" * 64
+    for _ in range(count):
+        sock.sendall(request)
+        status, _, body, _ = read_response(sock)
+        assert status == 200 and body == b"x" * 64
+
+
+def allocated_blocks(sock) -> int:
+    sock.sendall(b"GET /blocks HTTP/1.1\r\nHost: m\r\n\r\n")
+    return int(read_response(sock)[2])
+
+
+@pytest.mark.parametrize("interface", ["wsgi", "asgi"])
+def test_ten_thousand_requests_leave_no_python_objects_behind(interface):
+    """The bridge's reference-leak check: Python's allocated blocks after a
+    warm-up, then after 10 000 more requests on one keep-alive connection."""
+    args = ["--blocking-threads", "1"] if interface == "wsgi" else ["--interface", "asgi"]
+    server = serve(*args, f"tests.matrix.apps:{interface}")
+    try:
+        with server.connect() as sock:
+            post_many(sock, 2000)
+            before = allocated_blocks(sock)
+            post_many(sock, 10_000)
+            after = allocated_blocks(sock)
+    finally:
+        server.stop()
+    print(f"allocated blocks: {before} before, {after} after")
+    # A leaked object per request would be 10 000 blocks or more.
+    assert after - before < 1000, f"{after - before} blocks more after 10 000 requests"
+
+
+def test_a_wheel_for_another_python_is_refused_by_pip(tmp_path):
+    tag = f"cp{VERSION[0]}{VERSION[1]}"
+    others = [w for w in (ROOT / "dist").glob("baton-*.whl") if f"-{tag}-" not in w.name]
+    if not others:
+        pytest.skip("no wheel of another Python in dist/ (make wheels)")
+    out = subprocess.run([PYTHON, "-m", "pip", "install", "--no-index", "--no-deps", "--target", str(tmp_path / "t"),
+                          str(others[0])], capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "is not a supported wheel on this platform" in out.stderr, out.stderr

