@@ -13,6 +13,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 KIND_ORDER = {"baton": 0, "peer": 1, "ceiling": 2}
+# The distributions of the peers' venv named on the page (the artifact has them all).
+PEER_PACKAGES_SHOWN = {"granian", "uvicorn", "uvloop", "httptools", "h11", "gunicorn", "hypercorn", "daphne",
+                       "twisted", "socketify", "pyuwsgi", "waitress", "websockets", "wsproto", "django", "flask",
+                       "starlette", "fastapi"}
 
 
 def load_latest(results_dir: Path, include_dry: bool = False) -> list[tuple[Path, dict]]:
@@ -61,6 +65,15 @@ def ratios(artifact: dict) -> list[tuple[str, str, str, int, float]]:
     return sorted(out)
 
 
+def label(artifact: dict, arm: str) -> str:
+    """The arm's name with the version of what it runs (artifacts before labels: the name)."""
+    return artifact["arms"].get(arm, {}).get("label", arm)
+
+
+def is_granian(arm: str) -> bool:
+    return arm.startswith("granian")
+
+
 def latency(row: dict, key: str, pipelined: bool) -> str:
     # wrk times only the first request of each pipelined batch: no figure is honest there.
     return "–" if pipelined else f"{row[key]:.0f}"
@@ -72,23 +85,28 @@ def table(artifact: dict, config: tuple[str, int, int]) -> list[str]:
     rows.sort(key=lambda r: (KIND_ORDER.get(kinds.get(r["arm"]), 3), -r["rps_median"]))
     peers = [r["rps_median"] for r in rows if kinds.get(r["arm"]) == "peer"]
     fastest_peer = max(peers) if peers else None
+    granians = [r["rps_median"] for r in rows if is_granian(r["arm"])]
+    fastest_granian = max(granians) if granians else None
     floor = next((r for r in rows if r["arm"] == "floor-c"), None)
     lines = [
-        "| arm | rps median (min–max) | vs fastest peer | p50 µs | p90 µs | p99 µs | max µs | CPU µs/req "
-        "| vs floor CPU | busiest thread | client CPU | peak RSS MiB | RSS growth KiB | socket errors | non-2xx |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+        "| arm | rps median (min–max) | vs fastest peer | vs Granian | p50 µs | p90 µs | p99 µs | max µs "
+        "| CPU µs/req | vs floor CPU | busiest thread | client CPU | peak RSS MiB | RSS growth KiB | socket errors "
+        "| non-2xx |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
     ]
     pipelined = artifact["settings"].get("pipeline", 0) > 0
     for r in rows:
         vs_peer = f"{r['rps_median'] / fastest_peer:.2f}x" if fastest_peer else "–"
+        vs_granian = f"{r['rps_median'] / fastest_granian:.2f}x" if fastest_granian else "–"
         vs_floor = (f"{r['cpu_us_per_request'] / floor['cpu_us_per_request']:.2f}x"
                     if floor and floor["cpu_us_per_request"] else "–")
         bound = r["bound_thread"] or {}
         busiest = f"{bound.get('name', '–')} {bound.get('cpu_fraction', 0):.0%}"
         client = f"{r['client_cpu_fraction']:.0%}" + (" (bound)" if r["client_bound"] else "")
         lines.append(
-            f"| {r['arm']} | {fmt_rps(r['rps_median'])} ({fmt_rps(r['rps_min'])}–{fmt_rps(r['rps_max'])}) "
-            f"| {vs_peer} | {latency(r, 'p50_us', pipelined)} | {latency(r, 'p90_us', pipelined)} "
+            f"| {label(artifact, r['arm'])} | {fmt_rps(r['rps_median'])} ({fmt_rps(r['rps_min'])}–"
+            f"{fmt_rps(r['rps_max'])}) | {vs_peer} | {vs_granian} | {latency(r, 'p50_us', pipelined)} "
+            f"| {latency(r, 'p90_us', pipelined)} "
             f"| {latency(r, 'p99_us', pipelined)} | {latency(r, 'max_us', pipelined)} "
             f"| {r['cpu_us_per_request']:.2f} | {vs_floor} | {busiest} | {client} | {r['rss_peak_kib'] / 1024:.1f} "
             f"| {r['rss_growth_kib']:.0f} | {r['socket_errors']} | {r['non_2xx']} |")
@@ -103,7 +121,7 @@ def thread_table(artifact: dict, config: tuple[str, int, int]) -> list[str]:
         for t in r["threads"]:
             if t["cpu_seconds"] <= 0:
                 continue
-            lines.append(f"| {r['arm']} | {t['name']} (pid {t['pid']}, tid {t['tid']}) "
+            lines.append(f"| {label(artifact, r['arm'])} | {t['name']} (pid {t['pid']}, tid {t['tid']}) "
                          f"| {t['cpu_fraction_median']:.0%} | {t['us_per_request']:.2f} |")
     return lines
 
@@ -116,7 +134,7 @@ def idle_table(artifact: dict) -> list[str]:
              "| arm | connections | RSS before KiB | RSS after KiB | bytes per connection |", "|---|---:|---:|---:|---:|"]
     for r in sorted(rows, key=lambda r: r["idle_memory"]["bytes_per_connection"]):
         m = r["idle_memory"]
-        lines.append(f"| {r['arm']} | {r['connections']} | {m['rss_before_kib']} | {m['rss_after_kib']} "
+        lines.append(f"| {label(artifact, r['arm'])} | {r['connections']} | {m['rss_before_kib']} | {m['rss_after_kib']} "
                      f"| {m['bytes_per_connection']} |")
     return lines + [""]
 
@@ -136,7 +154,8 @@ def instructions_table(artifact: dict) -> list[str]:
              "|---|---:|" + "---:|" * len(depths)]
     for r in rows:
         counts = r["instructions"]["per_request"]
-        lines.append(f"| {r['arm']} | {r['connections']} | " + " | ".join(f"{counts.get(d, '–')}" for d in depths)
+        lines.append(f"| {label(artifact, r['arm'])} | {r['connections']} | "
+                     + " | ".join(f"{counts.get(d, '–')}" for d in depths)
                      + " |")
     bases = {r["connections"]: r for r in rows if r["arm"].startswith("baton-baseline")}
     if bases:
@@ -235,8 +254,15 @@ def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[
     out += ["Arms:", ""]
     for name, info in artifact["arms"].items():
         out.append(f"- `{name}` ({info['kind']}): {info['describe']} — {info['version']}")
-    if artifact.get("skipped_arms"):
-        out.append(f"- not run (not installed): {', '.join(artifact['skipped_arms'])}")
+    if artifact.get("peer_packages"):
+        shown = ", ".join(f"{k} {v}" for k, v in sorted(artifact["peer_packages"].items())
+                          if k in PEER_PACKAGES_SHOWN)
+        out.append(f"- the peers' venv ({len(artifact['peer_packages'])} distributions, all in the artifact): {shown}")
+    skipped = artifact.get("skipped_arms") or {}
+    if isinstance(skipped, list):  # artifacts before the reasons were kept
+        skipped = {name: "not installed" for name in skipped}
+    for name, why in skipped.items():
+        out.append(f"- `{name}` did not run: {why}")
     failures = [r for r in artifact["runs"] if "error" in r]
     for f in failures:
         out.append(f"- **failed run**: {f['arm']} {f['workload']} c{f['connections']}: {f['error']}")
@@ -253,7 +279,7 @@ def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[
         out += ["### Ratios measured in this run (baton arm ÷ peer, rps medians)", "",
                 "| baton arm | peer | workload | connections | ratio |", "|---|---|---|---:|---:|"]
         for arm, peer, workload, connections, ratio in measured_ratios:
-            out.append(f"| {arm} | {peer} | {workload} | {connections} | {ratio:.2f}x |")
+            out.append(f"| {arm} | {label(artifact, peer)} | {workload} | {connections} | {ratio:.2f}x |")
         out.append("")
     for config in configs:
         out += [f"### Per-thread CPU: {config_title(*config)}", "",
@@ -274,6 +300,104 @@ def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[
     return out
 
 
+# The README's headline rows: (title, suite, workload, connections, slow
+# requests in flight, metric). "rps": higher is better; "p99" and "memory":
+# lower is better.
+HEADLINE = [
+    ("WSGI hello, 1 core", "pool", "hello", 64, 0, "rps"),
+    ("Flask JSON, 1 core", "pool", "flask-json", 64, 0, "rps"),
+    ("Django, 1 core", "pool", "django", 64, 0, "rps"),
+    ("WSGI hello, 2 cores", "pool-2cores", "hello", 64, 0, "rps"),
+    ("Flask JSON, 2 cores", "pool-2cores", "flask-json", 64, 0, "rps"),
+    ("Django, 2 cores", "pool-2cores", "django", 64, 0, "rps"),
+    ("ASGI hello, 1 core", "asgi", "hello", 64, 0, "rps"),
+    ("Starlette JSON, 1 core", "asgi", "starlette-json", 64, 0, "rps"),
+    ("FastAPI JSON, 1 core", "asgi", "fastapi-json", 64, 0, "rps"),
+    ("ASGI hello, 2 cores", "asgi-2cores", "hello", 64, 0, "rps"),
+    ("Starlette JSON, 2 cores", "asgi-2cores", "starlette-json", 64, 0, "rps"),
+    ("FastAPI JSON, 2 cores", "asgi-2cores", "fastapi-json", 64, 0, "rps"),
+    ("hello, 2 workers on 2 cores", "workers", "hello", 64, 0, "rps"),
+    ("Django, 2 workers on 2 cores", "workers", "django", 64, 0, "rps"),
+    ("64 KiB static file", "static", "static-64k", 64, 0, "rps"),
+    ("1 MiB POST echo (WSGI)", "post-echo", "post-1m", 16, 0, "rps"),
+    ("1 MiB POST echo (ASGI)", "asgi-echo", "post-1m", 16, 0, "rps"),
+    ("Django fast view, a 200 ms view in flight", "django-mixed", "django-mixed", 16, 1, "rps"),
+    ("p99 of a 0.3 ms GIL-bound view, 4 threads", "pool-fairness", "busy", 16, 0, "p99"),
+    ("memory per idle keep-alive connection", "idle-memory", "hello", 5000, 0, "memory"),
+]
+
+# Arms that are A/B switches or before/after builds, not a shape a user picks.
+NOT_A_SHAPE = ("noturn", "attached", "fallback", "baseline", "cold", "accesslog")
+
+
+def headline_rows(results_dir: Path) -> list[str]:
+    """The README's compact table: per headline row, baton's best shape, Granian's best, the best other peer,
+    and baton's lead over each (higher is better: rps ratios; p99 and memory as the peer's over baton's)."""
+    latest = {a["suite"]: (path, a) for path, a in load_latest(results_dir)}
+    lines = ["| row | baton (best shape) | Granian | best other peer | vs Granian | vs other |",
+             "|---|---|---|---|---:|---:|"]
+    for title, suite, workload, connections, background, metric in HEADLINE:
+        if suite not in latest:
+            continue
+        _, artifact = latest[suite]
+        from bench.harness.runner import summarize
+
+        kinds = {name: info["kind"] for name, info in artifact["arms"].items()}
+        rows = [r for r in summarize(artifact["runs"]) if r["workload"] == workload
+                and r["connections"] == connections and (r.get("background") or 0) == background]
+        if metric == "memory":
+            value = {r["arm"]: r["idle_memory"]["bytes_per_connection"] for r in rows if "idle_memory" in r}
+        else:
+            key = "rps_median" if metric == "rps" else "p99_us"
+            value = {r["arm"]: r[key] for r in rows if key in r}
+        higher_better = metric == "rps"
+        pick = max if higher_better else min
+
+        def best(names):
+            names = [n for n in names if n in value]
+            return pick(names, key=lambda n: value[n]) if names else None
+
+        baton = best(n for n in value if kinds.get(n) == "baton" and not any(x in n for x in NOT_A_SHAPE))
+        granian = best(n for n in value if is_granian(n))
+        other = best(n for n in value if kinds.get(n) in ("peer", "ceiling") and not is_granian(n)
+                     and "cold" not in n and n != "floor-c")
+        if baton is None:
+            continue
+
+        def show(n):
+            if n is None:
+                return "–"
+            v = value[n]
+            figure = fmt_rps(v) + " rps" if metric == "rps" else (f"{v / 1000:.1f} ms" if metric == "p99"
+                                                                  else f"{v} B")
+            return f"{label(artifact, n)}: {figure}"
+
+        def lead(n):
+            if n is None or not value[n] or not value[baton]:
+                return "–"
+            return f"{(value[baton] / value[n]) if higher_better else (value[n] / value[baton]):.2f}x"
+
+        lines.append(f"| {title} | {show(baton)} | {show(granian)} | {show(other)} | {lead(granian)} "
+                     f"| {lead(other)} |")
+    return lines
+
+
+README_START, README_END = "<!-- headline table: bench/render.py writes it -->", "<!-- end of headline table -->"
+
+
+def write_headline(readme: Path, results_dir: Path) -> None:
+    """Puts the headline table between the README's markers (nothing is typed by hand)."""
+    if not readme.exists():
+        return
+    text = readme.read_text()
+    if README_START not in text or README_END not in text:
+        return
+    before, rest = text.split(README_START, 1)
+    _, after = rest.split(README_END, 1)
+    table = "\n".join(headline_rows(results_dir))
+    readme.write_text(f"{before}{README_START}\n{table}\n{README_END}{after}")
+
+
 def render_all(results_dir: Path, docs: Path, include_dry: bool = False) -> Path:
     root = results_dir.parents[1]
     (docs / "bench").mkdir(parents=True, exist_ok=True)
@@ -285,6 +409,8 @@ def render_all(results_dir: Path, docs: Path, include_dry: bool = False) -> Path
         lines += render_artifact(path, artifact, docs, root)
     page = docs / "BENCHMARKS.md"
     page.write_text("\n".join(lines) + "\n")
+    if not include_dry:
+        write_headline(results_dir.parents[1] / "README.md", results_dir)
     return page
 
 

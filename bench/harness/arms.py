@@ -6,6 +6,7 @@ starts it, checks one answer byte for byte, loads it and stops it.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -40,9 +41,14 @@ def build_c(name: str) -> Path:
 class Arm:
     name: str
     kind: str  # "baton", "peer" or "ceiling"
-    interface: str  # "wsgi", "asgi" or "any" (answers every path the same)
+    interface: str  # "wsgi", "asgi", "static" or "any" (answers every path the same)
     command: Callable[[int, Workload], list[str]]
+    # What it runs: distributions from the peers' venv (bench/peers.txt), or
+    # Debian packages (`debian`); the first one names it in its label.
     packages: tuple[str, ...] = ()
+    debian: bool = False
+    # What must import in the peers' venv for it to run.
+    modules: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
     describe: str = ""
     # Measured from a fresh start: no verification request and no warm-up
@@ -61,7 +67,35 @@ class Arm:
             out = subprocess.run([str(VENV_BIN / "python"), "-c", "import baton; print(baton.__version__)"],
                                  capture_output=True, text=True)
             return out.stdout.strip()
-        return ", ".join(f"{p} {debian_version(p)}" for p in self.packages) or "in-tree"
+        if self.debian:
+            return ", ".join(f"{p} {debian_version(p)}" for p in self.packages)
+        versions = peer_versions()
+        return ", ".join(f"{p} {versions.get(p.lower(), 'not installed')}" for p in self.packages) or "in-tree"
+
+    def label(self) -> str:
+        """The arm's name with the version of what it runs: `granian-asgi (granian 2.8.9)`."""
+        if self.kind == "baton" or not self.packages:
+            return self.name
+        first = self.version().split(",")[0]
+        return f"{self.name} ({first})"
+
+
+_peer_versions: dict[str, str] | None = None
+
+
+def peer_versions() -> dict[str, str]:
+    """Every distribution the peers' venv sees (its own and Debian's), by lower-case name."""
+    global _peer_versions
+    if _peer_versions is None:
+        _peer_versions = {}
+        if PEER_PYTHON.exists():
+            # The first of a name on sys.path is the one imported: the venv's own before Debian's.
+            out = subprocess.run([str(PEER_PYTHON), "-c", "import importlib.metadata as m, json; v = {}\n"
+                                  "for d in m.distributions(): v.setdefault(d.metadata['Name'].lower(), d.version)\n"
+                                  "print(json.dumps(v))"], capture_output=True, text=True)
+            if out.returncode == 0:
+                _peer_versions = json.loads(out.stdout)
+    return _peer_versions
 
 
 def _baton(*extra: str, venv_bin: Path | None = None) -> Callable[[int, Workload], list[str]]:
@@ -103,6 +137,10 @@ def _baton_static(port: int, w: Workload) -> list[str]:
                   static_dir())(port, w)
 
 
+def _baton_static_pool(port: int, w: Workload) -> list[str]:
+    return _baton("--static-path-route", "/static", "--static-path-mount", static_dir())(port, w)
+
+
 ACCESS_LOG = Path(tempfile.gettempdir()) / "baton-bench-access.log"
 
 
@@ -118,10 +156,18 @@ def _module_file(spec: str) -> tuple[str, str]:
     return str(ROOT / (module.replace(".", "/") + ".py")), attribute
 
 
+# The peer servers run from their own venv (make bench-deps), installed from
+# bench/peers.txt: current releases from PyPI at pinned versions, beside
+# Debian's Django, Flask, Starlette and FastAPI (--system-site-packages).
+PEERS_VENV = ROOT / "bench" / ".venv-peers"
+PEER_PYTHON = PEERS_VENV / "bin" / "python"
+PEERS_REPORT = PEERS_VENV / "install-report.json"
+
+
 def _uwsgi(socket_flag: str, processes: int = 1) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
         path, attribute = _module_file(w.wsgi)
-        return ["uwsgi", socket_flag, f"127.0.0.1:{port}", "--plugin", "python3", "--wsgi-file", path,
+        return [str(PEERS_VENV / "bin" / "uwsgi"), socket_flag, f"127.0.0.1:{port}", "--wsgi-file", path,
                 "--callable", attribute, "--processes", str(processes), "--threads", "1", "--disable-logging",
                 "--single-interpreter", "--listen", "1024", "--die-on-term", "--chdir", str(ROOT)]
     return command
@@ -129,25 +175,59 @@ def _uwsgi(socket_flag: str, processes: int = 1) -> Callable[[int, Workload], li
 
 def _waitress(threads: int) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
-        return [sys.executable, "-m", "waitress", f"--listen=127.0.0.1:{port}", f"--threads={threads}",
+        return [str(PEER_PYTHON), "-m", "waitress", f"--listen=127.0.0.1:{port}", f"--threads={threads}",
                 "--backlog=4096", "--connection-limit=2000", w.wsgi]
     return command
 
 
 def _uvicorn(loop: str, http: str, *extra: str) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
-        return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), "--loop", loop,
+        return [str(PEER_PYTHON), "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), "--loop", loop,
                 "--http", http, "--log-level", "warning", "--no-access-log", "--backlog", "4096", *extra, w.asgi]
     return command
 
 
 def _hypercorn(port: int, w: Workload) -> list[str]:
-    return [sys.executable, "-m", "hypercorn", "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
-            "--backlog", "4096", w.asgi]
+    # uvloop is hypercorn's fastest worker class.
+    return [str(PEER_PYTHON), "-m", "hypercorn", "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
+            "--backlog", "4096", "--worker-class", "uvloop", w.asgi]
 
 
 def _daphne(port: int, w: Workload) -> list[str]:
-    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0", w.asgi]
+    return [str(PEER_PYTHON), "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0", w.asgi]
+
+
+def _socketify(interface: str) -> Callable[[int, Workload], list[str]]:
+    def command(port: int, w: Workload) -> list[str]:
+        return [str(PEER_PYTHON), "-m", "socketify", getattr(w, interface), "--port", str(port), "--interface",
+                interface, "--disable-listen-log", "true"]
+    return command
+
+
+# Granian, given its best settings for these rows (read from its --help and
+# its source, granian/server/common.py, and measured here): one Rust
+# runtime thread in the single-threaded runtime (its `auto` picks the
+# multi-threaded one for WSGI and ASGI; on one core st serves ~6 % more on
+# the WSGI hello and the same on two, and a second runtime thread serves
+# less on both), HTTP/1 only and no WebSocket handling (the rows are plain
+# HTTP/1.1, as baton serves them), the backlog baton's arms get. Its
+# backpressure defaults to the backlog per worker, so 4096 requests may be
+# in flight: more than any row's connections.
+GRANIAN_COMMON = ("--http", "1", "--no-ws", "--log-level", "warning", "--backlog", "4096",
+                  "--runtime-threads", "1", "--runtime-mode", "st")
+
+
+def _granian(interface: str, *extra: str) -> Callable[[int, Workload], list[str]]:
+    def command(port: int, w: Workload) -> list[str]:
+        app = w.wsgi if interface == "wsgi" else w.asgi
+        return [str(PEERS_VENV / "bin" / "granian"), "--interface", interface, "--host", "127.0.0.1", "--port",
+                str(port), *GRANIAN_COMMON, *extra, app or ""]
+    return command
+
+
+def _granian_static(port: int, w: Workload) -> list[str]:
+    return _granian("wsgi", "--blocking-threads", "1", "--static-path-route", "/static", "--static-path-mount",
+                    static_dir())(port, w)
 
 
 NGINX_CONFIG = """worker_processes 1;
@@ -181,8 +261,9 @@ def _nginx(port: int, w: Workload) -> list[str]:
 
 def _gunicorn(*extra: str) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
-        return [sys.executable, "-m", "gunicorn", "--workers", "1", "--bind", f"127.0.0.1:{port}",
-                "--chdir", str(ROOT), "--log-level", "warning", "--backlog", "4096", *extra, w.wsgi]
+        app = w.asgi if "asgi" in extra else w.wsgi
+        return [str(PEER_PYTHON), "-m", "gunicorn", "--workers", "1", "--bind", f"127.0.0.1:{port}",
+                "--chdir", str(ROOT), "--log-level", "warning", "--backlog", "4096", *extra, app or ""]
     return command
 
 
@@ -237,60 +318,104 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
         describe="baton inline with --access-log to a file (the combined format)"),
     Arm("baton-pool-1-accesslog", "baton", "wsgi", _baton_access_log("--blocking-threads", "1"),
         describe="baton pool of 1 with --access-log to a file (the combined format)"),
-    Arm("uwsgi-http", "peer", "wsgi", _uwsgi("--http-socket"), packages=("uwsgi-core", "uwsgi-plugin-python3"),
-        describe="uWSGI --http-socket, 1 process"),
-    Arm("uwsgi-http11", "peer", "wsgi", _uwsgi("--http11-socket"), packages=("uwsgi-core", "uwsgi-plugin-python3"),
-        describe="uWSGI --http11-socket (keep-alive), 1 process"),
-    Arm("uwsgi-p2", "peer", "wsgi", _uwsgi("--http11-socket", processes=2),
-        packages=("uwsgi-core", "uwsgi-plugin-python3"), describe="uWSGI --http11-socket --processes 2"),
+    Arm("baton-pool-4-static", "baton", "static", _baton_static_pool,
+        describe="baton with its default pool of 4 and --static-path-route/--static-path-mount"),
+    Arm("granian-wsgi-bt1", "peer", "wsgi", _granian("wsgi", "--blocking-threads", "1"), packages=("granian",),
+        modules=("granian",), describe="Granian WSGI, 1 blocking thread (Rust runtime st, 1 thread)"),
+    Arm("granian-wsgi-bt4", "peer", "wsgi", _granian("wsgi", "--blocking-threads", "4"), packages=("granian",),
+        modules=("granian",), describe="Granian WSGI, 4 blocking threads (Rust runtime st, 1 thread)"),
+    Arm("granian-wsgi-bt1-pipeline", "peer", "wsgi",
+        _granian("wsgi", "--blocking-threads", "1", "--http1-pipeline-flush"), packages=("granian",),
+        modules=("granian",), describe="Granian WSGI, 1 blocking thread, --http1-pipeline-flush (aggregates the "
+                                       "flushes of pipelined answers)"),
+    Arm("granian-asgi", "peer", "asgi", _granian("asgi", "--loop", "uvloop"), packages=("granian", "uvloop"),
+        modules=("granian", "uvloop"), describe="Granian ASGI on uvloop, asyncio tasks (its default)"),
+    Arm("granian-asgi-rust", "peer", "asgi", _granian("asgi", "--loop", "uvloop", "--task-impl", "rust"),
+        packages=("granian", "uvloop"), modules=("granian", "uvloop"),
+        describe="Granian ASGI on uvloop, --task-impl rust (experimental, Python < 3.12 only)"),
+    Arm("granian-w2-wsgi-bt1", "peer", "wsgi", _granian("wsgi", "--workers", "2", "--blocking-threads", "1"),
+        packages=("granian",), modules=("granian",), describe="Granian WSGI --workers 2, 1 blocking thread each"),
+    Arm("granian-w2-wsgi-bt4", "peer", "wsgi", _granian("wsgi", "--workers", "2", "--blocking-threads", "4"),
+        packages=("granian",), modules=("granian",), describe="Granian WSGI --workers 2, 4 blocking threads each"),
+    Arm("granian-w2-asgi", "peer", "asgi", _granian("asgi", "--workers", "2", "--loop", "uvloop"),
+        packages=("granian", "uvloop"), modules=("granian", "uvloop"),
+        describe="Granian ASGI --workers 2 on uvloop"),
+    Arm("granian-static", "peer", "static", _granian_static, packages=("granian",), modules=("granian",),
+        describe="Granian WSGI, 1 blocking thread, --static-path-route/--static-path-mount"),
+    Arm("uwsgi-http", "peer", "wsgi", _uwsgi("--http-socket"), packages=("pyuwsgi",), modules=("pyuwsgi",),
+        describe="uWSGI (pyuwsgi) --http-socket, 1 process"),
+    Arm("uwsgi-http11", "peer", "wsgi", _uwsgi("--http11-socket"), packages=("pyuwsgi",), modules=("pyuwsgi",),
+        describe="uWSGI (pyuwsgi) --http11-socket (keep-alive), 1 process"),
+    Arm("uwsgi-p2", "peer", "wsgi", _uwsgi("--http11-socket", processes=2), packages=("pyuwsgi",),
+        modules=("pyuwsgi",), describe="uWSGI (pyuwsgi) --http11-socket --processes 2"),
     Arm("gunicorn-w2-sync", "peer", "wsgi", _gunicorn("--worker-class", "sync", "--workers", "2"),
-        packages=("gunicorn",), describe="gunicorn -w 2, sync workers"),
+        packages=("gunicorn",), modules=("gunicorn",), describe="gunicorn -w 2, sync workers"),
     Arm("gunicorn-w2-gthread", "peer", "wsgi", _gunicorn("--worker-class", "gthread", "--threads", "4",
                                                           "--workers", "2"),
-        packages=("gunicorn",), describe="gunicorn -w 2, gthread with 4 threads each"),
+        packages=("gunicorn",), modules=("gunicorn",), describe="gunicorn -w 2, gthread with 4 threads each"),
     Arm("uvicorn-w2", "peer", "asgi", _uvicorn("uvloop", "httptools", "--workers", "2"),
-        packages=("python3-uvicorn", "python3-uvloop", "python3-httptools"),
+        packages=("uvicorn", "uvloop", "httptools"), modules=("uvicorn", "uvloop", "httptools"),
         describe="uvicorn --workers 2, uvloop and httptools"),
-    Arm("nginx-static", "ceiling", "static", _nginx, packages=("nginx-light",),
+    Arm("nginx-static", "ceiling", "static", _nginx, packages=("nginx",), debian=True,
         describe="nginx, 1 worker, the same file from location /static/ with sendfile"),
     Arm("gunicorn-sync", "peer", "wsgi", _gunicorn("--worker-class", "sync"), packages=("gunicorn",),
-        describe="gunicorn sync worker, 1 worker"),
+        modules=("gunicorn",), describe="gunicorn sync worker, 1 worker"),
     Arm("gunicorn-gthread", "peer", "wsgi", _gunicorn("--worker-class", "gthread", "--threads", "4"),
-        packages=("gunicorn",), describe="gunicorn gthread, 1 worker, 4 threads"),
-    Arm("waitress-1", "peer", "wsgi", _waitress(1), packages=("python3-waitress",),
+        packages=("gunicorn",), modules=("gunicorn",), describe="gunicorn gthread, 1 worker, 4 threads"),
+    Arm("gunicorn-asgi", "peer", "asgi", _gunicorn("--worker-class", "asgi"), packages=("gunicorn",),
+        modules=("gunicorn",), describe="gunicorn's ASGI worker (-k asgi), 1 worker"),
+    Arm("waitress-1", "peer", "wsgi", _waitress(1), packages=("waitress",), modules=("waitress",),
         describe="waitress, 1 thread"),
-    Arm("waitress-4", "peer", "wsgi", _waitress(4), packages=("python3-waitress",),
+    Arm("waitress-4", "peer", "wsgi", _waitress(4), packages=("waitress",), modules=("waitress",),
         describe="waitress, 4 threads"),
-    Arm("uvicorn-h11", "peer", "asgi", _uvicorn("asyncio", "h11"), packages=("python3-uvicorn", "python3-h11"),
-        describe="uvicorn, asyncio loop, h11 parser"),
+    Arm("socketify-wsgi", "peer", "wsgi", _socketify("wsgi"), packages=("socketify",), modules=("socketify",),
+        describe="socketify (uWebSockets in Python), WSGI, 1 process"),
+    Arm("socketify-asgi", "peer", "asgi", _socketify("asgi"), packages=("socketify",), modules=("socketify",),
+        describe="socketify (uWebSockets in Python), ASGI, 1 process"),
+    Arm("uvicorn-h11", "peer", "asgi", _uvicorn("asyncio", "h11"), packages=("uvicorn", "h11"),
+        modules=("uvicorn", "h11"), describe="uvicorn, asyncio loop, h11 parser"),
     Arm("uvicorn-uvloop", "peer", "asgi", _uvicorn("uvloop", "httptools"),
-        packages=("python3-uvicorn", "python3-uvloop", "python3-httptools"),
+        packages=("uvicorn", "uvloop", "httptools"), modules=("uvicorn", "uvloop", "httptools"),
         describe="uvicorn, uvloop, httptools parser"),
     Arm("uvicorn-uvloop-cold", "peer", "asgi", _uvicorn("uvloop", "httptools"), cold=True,
-        packages=("python3-uvicorn", "python3-uvloop", "python3-httptools"),
+        packages=("uvicorn", "uvloop", "httptools"), modules=("uvicorn", "uvloop", "httptools"),
         describe="uvicorn with uvloop and httptools, loaded straight after start"),
-    Arm("hypercorn", "peer", "asgi", _hypercorn, packages=("python3-hypercorn",),
-        describe="hypercorn (asyncio), 1 worker"),
-    Arm("daphne", "peer", "asgi", _daphne, packages=("python3-daphne",), describe="daphne (Twisted)"),
-    Arm("nginx", "ceiling", "any", _nginx, packages=("nginx-light",),
+    Arm("hypercorn", "peer", "asgi", _hypercorn, packages=("hypercorn", "uvloop"), modules=("hypercorn", "uvloop"),
+        describe="hypercorn, uvloop worker class, 1 worker"),
+    Arm("daphne", "peer", "asgi", _daphne, packages=("daphne", "twisted"), modules=("daphne",),
+        describe="daphne (Twisted)"),
+    Arm("nginx", "ceiling", "any", _nginx, packages=("nginx",), debian=True,
         describe="nginx, 1 worker, `return 200` (no upstream)"),
     Arm("floor-c", "ceiling", "any", lambda port, w: [str(build_c("floor")), str(port)],
         describe="a minimal single-threaded C epoll server (fixed answer, keep-alive)"),
 )}
 
 
-MODULES = {"gunicorn": "gunicorn", "waitress": "waitress", "uvicorn-h11": "uvicorn",
-           "uvicorn-uvloop": "uvloop, httptools, uvicorn", "hypercorn": "hypercorn", "daphne": "daphne"}
+def unavailable(arm: Arm) -> str | None:
+    """Why the arm cannot run here, or None when it can."""
+    if arm.name.startswith("baton-baseline"):
+        if BASELINE_VENV is not None and (BASELINE_VENV / "bin" / "baton").exists():
+            return None
+        return "BATON_BASELINE_VENV names no venv with baton in it"
+    if arm.name.startswith("nginx"):
+        found = shutil.which("nginx") is not None or Path("/usr/sbin/nginx").exists()
+        return None if found else "nginx is not installed (make bench-deps)"
+    if not arm.modules:
+        return None
+    if not PEER_PYTHON.exists():
+        return f"{PEERS_VENV.relative_to(ROOT)} does not exist (make bench-deps)"
+    failed = json.loads(PEERS_REPORT.read_text()).get("failed", {}) if PEERS_REPORT.exists() else {}
+    for package in arm.packages:
+        for name, error in failed.items():
+            if name.lower() == package.lower():
+                return f"{name} did not install: {error.splitlines()[-1] if error else 'see make bench-deps'}"
+    probe = subprocess.run([str(PEER_PYTHON), "-c", f"import {', '.join(arm.modules)}"], capture_output=True,
+                           text=True)
+    if probe.returncode != 0:
+        lines = probe.stderr.strip().splitlines()
+        return f"import {', '.join(arm.modules)} failed: {lines[-1] if lines else probe.returncode}"
+    return None
 
 
 def available(arm: Arm) -> bool:
-    if arm.name.startswith("baton-baseline"):
-        return BASELINE_VENV is not None and (BASELINE_VENV / "bin" / "baton").exists()
-    if arm.name.startswith("uwsgi"):
-        return shutil.which("uwsgi") is not None
-    if arm.name.startswith("nginx"):
-        return shutil.which("nginx") is not None or Path("/usr/sbin/nginx").exists()
-    for prefix, modules in MODULES.items():
-        if arm.name.startswith(prefix):
-            return subprocess.run([sys.executable, "-c", f"import {modules}"], capture_output=True).returncode == 0
-    return True
+    return unavailable(arm) is None

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bench.harness import procs
 from bench.harness.apps import WORKLOADS, Workload
-from bench.harness.arms import ARMS, ROOT, Arm, available, build_c, debian_version
+from bench.harness.arms import ARMS, ROOT, Arm, build_c, debian_version, peer_versions, unavailable
 
 LUA = ROOT / "bench" / "lua"
 SCHEMA = 1
@@ -485,8 +485,11 @@ def summarize(runs: list[dict]) -> list[dict]:
 def run(settings: Settings, out_dir: Path, progress=print) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     reference_bodies.clear()
-    arms = [ARMS[a] for a in settings.arms if available(ARMS[a])]
-    skipped = [a for a in settings.arms if not available(ARMS[a])]
+    reasons = {a: unavailable(ARMS[a]) for a in settings.arms}
+    arms = [ARMS[a] for a in settings.arms if reasons[a] is None]
+    skipped = {a: why for a, why in reasons.items() if why is not None}
+    for name, why in skipped.items():
+        progress(f"skipping {name}: {why}")
     plan = []
     for wname in settings.workloads:
         w = WORKLOADS[wname]
@@ -502,8 +505,12 @@ def run(settings: Settings, out_dir: Path, progress=print) -> dict:
     artifact = {
         "schema": SCHEMA, "suite": settings.suite, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": machine(), "settings": settings.__dict__,
-        "arms": {a.name: {"kind": a.kind, "version": a.version(), "describe": a.describe} for a in arms},
-        "skipped_arms": skipped, "runs": [],
+        "arms": {a.name: {"kind": a.kind, "version": a.version(), "label": a.label(), "describe": a.describe}
+                 for a in arms},
+        # Why an arm of the suite did not run (a peer that would not install, say).
+        "skipped_arms": skipped,
+        # Every distribution the peers' venv imports from, with its version.
+        "peer_packages": peer_versions(), "runs": [],
         # The workloads not loaded by wrk, and by what (artifacts without it: all by wrk).
         "clients": {n: WORKLOADS[n].client for n in settings.workloads if WORKLOADS[n].client != "wrk"},
     }

@@ -6,17 +6,23 @@ estimated time is printed as it runs.
 
 from bench.harness.runner import Settings
 
-WSGI_PEERS = ["uwsgi-http", "uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-1", "waitress-4"]
-ASGI_PEERS = ["uvicorn-h11", "uvicorn-uvloop", "hypercorn", "daphne"]
+# Granian first: the peer to beat, in the same topology as the baton arm beside it.
+GRANIAN_WSGI = ["granian-wsgi-bt1", "granian-wsgi-bt4"]
+GRANIAN_ASGI = ["granian-asgi", "granian-asgi-rust"]
+WSGI_PEERS = GRANIAN_WSGI + ["uwsgi-http", "uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-1",
+                             "waitress-4", "socketify-wsgi"]
+ASGI_PEERS = GRANIAN_ASGI + ["uvicorn-h11", "uvicorn-uvloop", "gunicorn-asgi", "hypercorn", "daphne",
+                             "socketify-asgi"]
 BATON = ["baton-inline", "baton-native"]
 BATON_SHAPES = ["baton-inline", "baton-pool-1", "baton-pool-4"]
 # One binary, one environment variable each: what the detached loop, the
 # turn barrier and the queue (rather than the inline fallback) buy.
 BATON_AB = ["baton-pool-4-noturn", "baton-pool-1-attached", "baton-pool-4-attached", "baton-pool-4-fallback"]
 BATON_ASGI = ["baton-asgi-pump", "baton-asgi-pump-uvloop", "baton-asgi-inverted", "baton-asgi-inverted-uvloop"]
-WSGI_APP_PEERS = ["uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-4"]
+WSGI_APP_PEERS = GRANIAN_WSGI + ["uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-4", "socketify-wsgi"]
 CEILINGS = ["nginx", "floor-c"]
-APP_ARMS = ["baton-inline", "uwsgi-http11", "gunicorn-gthread", "waitress-4", "uvicorn-uvloop", "uvicorn-h11"]
+APP_ARMS = ["baton-inline", "baton-asgi-inverted-uvloop", "granian-wsgi-bt1", "granian-asgi", "uwsgi-http11",
+            "gunicorn-gthread", "waitress-4", "uvicorn-uvloop", "uvicorn-h11"]
 
 
 def suite(name: str) -> Settings:
@@ -39,7 +45,8 @@ def suite(name: str) -> Settings:
     if name == "pipelined":
         # wrk sends 16 requests per write, so a client-bound row shows the server's own limit.
         return Settings("pipelined", ["baton-inline", "baton-baseline-inline", "baton-pool-1", "baton-native",
-                                      "uwsgi-http11", "nginx", "floor-c"],
+                                      "granian-wsgi-bt1", "granian-wsgi-bt1-pipeline", "uwsgi-http11", "nginx",
+                                      "floor-c"],
                         ["hello"], [16], rounds=3, duration=5, warmup=1, pipeline=16)
     if name == "pool-syscalls":
         # Syscalls per request in each shape: the handoff's share at saturation.
@@ -60,13 +67,14 @@ def suite(name: str) -> Settings:
         # The probe for the turn barrier: 16 connections on a view that holds
         # the GIL for 0.3 ms, 4 pool threads. With the barrier p99 stays in
         # single-digit milliseconds; without it the same run must convoy.
-        return Settings("pool-fairness", ["baton-pool-4", "baton-pool-4-noturn"], ["busy"], [16], rounds=3,
+        return Settings("pool-fairness", ["baton-pool-4", "baton-pool-4-noturn", "granian-wsgi-bt4"], ["busy"], [16],
+                        rounds=3,
                         duration=6, warmup=1, server_cpus="0,1", client_cpus="0,1")
     if name == "django-mixed":
         # 16 connections on Django's fast view while 0, 1 and 2 requests to a
         # 200 ms view are kept in flight: what a slow view costs the fast ones.
-        return Settings("django-mixed", ["baton-inline", "baton-pool-4", "baton-pool-4-noturn", "gunicorn-gthread",
-                                         "waitress-4"], ["django-mixed"], [16], background=[0, 1, 2], rounds=2,
+        return Settings("django-mixed", ["baton-inline", "baton-pool-4", "baton-pool-4-noturn", "granian-wsgi-bt4",
+                                         "granian-wsgi-bt1", "gunicorn-gthread", "waitress-4"], ["django-mixed"], [16], background=[0, 1, 2], rounds=2,
                         duration=5, warmup=1, server_cpus="0,1", client_cpus="0,1")
     if name == "post-echo":
         # The 1 MiB POST echo warm (after a verification request and a warm-up)
@@ -74,13 +82,14 @@ def suite(name: str) -> Settings:
         # rounds, as the kernel's share of this row (most of it) varies by a
         # third from one round to the next on this machine.
         return Settings("post-echo", ["baton-inline", "baton-inline-cold", "baton-pool-1", "baton-pool-1-cold",
-                                      "uvicorn-uvloop", "uvicorn-uvloop-cold"], ["post-1m"], [16], rounds=9,
+                                      "granian-wsgi-bt1", "uvicorn-uvloop", "uvicorn-uvloop-cold"], ["post-1m"], [16],
+                        rounds=9,
                         duration=4, warmup=1)
     if name == "asgi-echo":
         # The 1 MiB POST echo through ASGI (receive() events, one send() past
         # the output window) beside uvicorn + uvloop, loaded by the bulk client.
         return Settings("asgi-echo", ["baton-asgi-inverted-uvloop", "baton-asgi-inverted", "baton-asgi-pump-uvloop",
-                                      "uvicorn-uvloop"], ["post-1m"], [16], rounds=5, duration=4, warmup=1)
+                                      "granian-asgi", "uvicorn-uvloop"], ["post-1m"], [16], rounds=5, duration=4, warmup=1)
     if name == "instructions":
         # The WSGI hello's own cost, without the kernel's: user-space
         # instructions per request under callgrind, before (the baseline build)
@@ -91,12 +100,15 @@ def suite(name: str) -> Settings:
         # The ASGI rows' own cost in the one-thread shape beside uvicorn's:
         # user-space instructions per request under callgrind, one request at
         # a time on each connection.
-        return Settings("asgi-instructions", ["baton-asgi-inverted-uvloop", "baton-asgi-inverted", "uvicorn-uvloop"],
+        return Settings("asgi-instructions", ["baton-asgi-inverted-uvloop", "baton-asgi-inverted", "granian-asgi",
+                                              "uvicorn-uvloop"],
                         ["hello", "starlette-json", "fastapi-json"], [16, 256], rounds=1, duration=0, warmup=0,
                         instructions=[1])
     if name == "idle-memory":
         # What 5 000 idle keep-alive connections cost each server, per connection.
-        return Settings("idle-memory", ["baton-inline", "baton-pool-4", "uvicorn-uvloop", "gunicorn-gthread"],
+        return Settings("idle-memory", ["baton-inline", "baton-pool-4", "baton-asgi-inverted-uvloop",
+                                        "baton-asgi-pump-uvloop", "granian-wsgi-bt1", "granian-wsgi-bt4",
+                                        "granian-asgi", "uvicorn-uvloop", "gunicorn-gthread", "socketify-asgi"],
                         ["hello"], [5000], rounds=1, duration=1, warmup=0, idle_connections=5000)
     if name == "asgi":
         # The ASGI shapes on both loops beside the ASGI servers, on the bare
@@ -108,13 +120,15 @@ def suite(name: str) -> Settings:
         # Two workers on two cores (wrk shares them): baton's shapes beside
         # gunicorn -w 2 (sync, gthread), uWSGI --processes 2 and uvicorn
         # --workers 2, on the bare hello and Django.
-        return Settings("workers", ["baton-w2-inline", "baton-w2-pool", "baton-w2-pool-1", "gunicorn-w2-sync",
-                                    "gunicorn-w2-gthread", "uwsgi-p2", "baton-w2-asgi", "baton-w2-asgi-inverted",
+        return Settings("workers", ["baton-w2-inline", "baton-w2-pool", "baton-w2-pool-1", "baton-w2-asgi",
+                                    "baton-w2-asgi-inverted", "granian-w2-wsgi-bt1", "granian-w2-wsgi-bt4",
+                                    "granian-w2-asgi", "gunicorn-w2-sync", "gunicorn-w2-gthread", "uwsgi-p2",
                                     "uvicorn-w2"], ["hello", "django"], [64],
                         rounds=3, duration=4, warmup=1, server_cpus="0,1", client_cpus="0,1")
     if name == "static":
         # A 64 KiB file from baton's core beside nginx serving the same file.
-        return Settings("static", ["baton-static", "nginx-static"], ["static-64k"], [16, 64], rounds=3,
+        return Settings("static", ["baton-static", "baton-pool-4-static", "granian-static", "nginx-static"],
+                        ["static-64k"], [16, 64], rounds=3,
                         duration=4, warmup=1)
     if name == "access-log":
         # What --access-log costs per request on the bare hello (bar: under 5 % CPU).
