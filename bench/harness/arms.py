@@ -6,6 +6,7 @@ starts it, checks one answer byte for byte, loads it and stops it.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -54,6 +55,8 @@ class Arm:
     # Measured from a fresh start: no verification request and no warm-up
     # before the load (the server is verified after it instead).
     cold: bool = False
+    # Baton on another CPython than Debian's: its minor version (pyenv's).
+    on_python: str = ""
 
     def serves(self, workload: Workload) -> bool:
         if self.interface == "any":
@@ -64,8 +67,9 @@ class Arm:
 
     def version(self) -> str:
         if self.kind == "baton":
-            out = subprocess.run([str(VENV_BIN / "python"), "-c", "import baton; print(baton.__version__)"],
-                                 capture_output=True, text=True)
+            where = interpreter_venv(self.on_python) if self.on_python else VENV_BIN
+            out = subprocess.run([str(where / "python"), "-c", "import baton, platform; print(baton.__version__, "
+                                  "'on CPython', platform.python_version())"], capture_output=True, text=True)
             return out.stdout.strip()
         if self.debian:
             return ", ".join(f"{p} {debian_version(p)}" for p in self.packages)
@@ -115,6 +119,36 @@ def _baton_asgi(mode: str, loop: str, *extra: str) -> Callable[[int, Workload], 
     def command(port: int, w: Workload) -> list[str]:
         return [str(VENV_BIN / "baton"), w.asgi or "", "--port", str(port), "--log-level", "warning",
                 "--backlog", "4096", "--interface", "asgi", "--asgi-mode", mode, "--loop", loop, *extra]
+    return command
+
+
+# Baton on another CPython (pyenv's): the wheel of that minor version
+# (tools/wheels.py builds it) in a plain venv of its own, with Starlette,
+# anyio and uvloop from tools/locks/matrix.txt. Made on first use.
+@functools.cache
+def interpreter_venv(minor: str) -> Path:
+    sys.path.insert(0, str(ROOT / "tools"))
+    import locks
+    import wheels
+
+    wheel = wheels.build([minor])[0]
+    where = BENCH_BUILD / f"venv-{minor}"
+    stamp = where / ".installed"
+    if not stamp.exists() or stamp.stat().st_mtime < wheel.stat().st_mtime:
+        python = locks.pyenv_interpreters()[minor]
+        wheels.fresh_venv(python, where)
+        subprocess.run([str(where / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-index", str(wheel)],
+                       check=True)
+        if locks.install(ROOT / "tools" / "locks" / "matrix.txt", where, None, keep_going=False) != 0:
+            raise RuntimeError(f"tools/locks/matrix.txt did not install into {where}")
+        stamp.touch()
+    return where / "bin"
+
+
+def _baton_asgi_on(minor: str, mode: str, loop: str) -> Callable[[int, Workload], list[str]]:
+    def command(port: int, w: Workload) -> list[str]:
+        return [str(interpreter_venv(minor) / "baton"), w.asgi or "", "--port", str(port), "--log-level", "warning",
+                "--backlog", "4096", "--interface", "asgi", "--asgi-mode", mode, "--loop", loop]
     return command
 
 
@@ -318,6 +352,11 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
         describe="baton inline with --access-log to a file (the combined format)"),
     Arm("baton-pool-1-accesslog", "baton", "wsgi", _baton_access_log("--blocking-threads", "1"),
         describe="baton pool of 1 with --access-log to a file (the combined format)"),
+    Arm("baton-asgi-inverted-uvloop-py313", "baton", "asgi", _baton_asgi_on("3.13", "inverted", "uvloop"),
+        on_python="3.13", describe="baton ASGI, inverted, uvloop, on CPython 3.13 (pyenv's; each request's task started eagerly)"),
+    Arm("baton-asgi-inverted-uvloop-py313-lazy", "baton", "asgi", _baton_asgi_on("3.13", "inverted", "uvloop"),
+        on_python="3.13", env={"BATON_EAGER_TASKS": "0"},
+        describe="A/B: the same on CPython 3.13 with the tasks queued, not started eagerly (BATON_EAGER_TASKS=0)"),
     Arm("baton-pool-4-static", "baton", "static", _baton_static_pool,
         describe="baton with its default pool of 4 and --static-path-route/--static-path-mount"),
     Arm("granian-wsgi-bt1", "peer", "wsgi", _granian("wsgi", "--blocking-threads", "1"), packages=("granian",),
@@ -397,6 +436,12 @@ def unavailable(arm: Arm) -> str | None:
         if BASELINE_VENV is not None and (BASELINE_VENV / "bin" / "baton").exists():
             return None
         return "BATON_BASELINE_VENV names no venv with baton in it"
+    if arm.on_python:
+        sys.path.insert(0, str(ROOT / "tools"))
+        import locks
+
+        found = arm.on_python in locks.pyenv_interpreters()
+        return None if found else f"no CPython {arm.on_python} under pyenv"
     if arm.name.startswith("nginx"):
         found = shutil.which("nginx") is not None or Path("/usr/sbin/nginx").exists()
         return None if found else "nginx is not installed (make bench-deps)"

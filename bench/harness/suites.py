@@ -104,6 +104,13 @@ def suite(name: str) -> Settings:
                                               "uvicorn-uvloop"],
                         ["hello", "starlette-json", "fastapi-json"], [16, 256], rounds=1, duration=0, warmup=0,
                         instructions=[1])
+    if name == "eager-instructions":
+        # Eager task starts (Python 3.12 and later) against queued ones, on
+        # CPython 3.13, beside the default interpreter's 3.11 (which has no
+        # eager start): user-space instructions per request, one at a time.
+        return Settings("eager-instructions", ["baton-asgi-inverted-uvloop", "baton-asgi-inverted-uvloop-py313",
+                                               "baton-asgi-inverted-uvloop-py313-lazy"],
+                        ["hello", "starlette-json"], [16], rounds=1, duration=0, warmup=0, instructions=[1])
     if name == "idle-memory":
         # What 5 000 idle keep-alive connections cost each server, per connection.
         return Settings("idle-memory", ["baton-inline", "baton-pool-4", "baton-asgi-inverted-uvloop",
@@ -138,5 +145,6 @@ def suite(name: str) -> Settings:
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
-                     "django-mixed, post-echo, asgi-echo, idle-memory, instructions, asgi-instructions, pool-syscalls, asgi, "
+                     "django-mixed, post-echo, asgi-echo, idle-memory, instructions, asgi-instructions, eager-instructions, "
+                     "pool-syscalls, asgi, "
                      "workers, static, access-log, dry")
