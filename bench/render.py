@@ -157,19 +157,22 @@ def instructions_table(artifact: dict) -> list[str]:
         lines.append(f"| {label(artifact, r['arm'])} | {r['connections']} | "
                      + " | ".join(f"{counts.get(d, '–')}" for d in depths)
                      + " |")
-    bases = {r["connections"]: r for r in rows if r["arm"].startswith("baton-baseline")}
+    # Each baseline arm (baton-baseline-X) against the same shape of this build
+    # (baton-X), at the same connections.
+    bases = {(r["arm"].replace("baton-baseline-", "baton-", 1), r["connections"]): r
+             for r in rows if r["arm"].startswith("baton-baseline")}
     if bases:
         lines += ["", "| arm | connections | change from the baseline build |", "|---|---:|---|"]
         for r in rows:
-            base = bases.get(r["connections"])
-            if base is None or r is base:
+            base = bases.get((r["arm"], r["connections"]))
+            if base is None:
                 continue
             changes = []
             for d in depths:
                 before, after = base["instructions"]["per_request"].get(d), r["instructions"]["per_request"].get(d)
                 if before and after:
-                    label = "one at a time" if d == "1" else f"pipelined {d} deep"
-                    changes.append(f"{label} {100 * (after - before) / before:+.1f} %")
+                    depth = "one at a time" if d == "1" else f"pipelined {d} deep"
+                    changes.append(f"{depth} {100 * (after - before) / before:+.1f} %")
             lines.append(f"| {r['arm']} | {r['connections']} | {', '.join(changes)} |")
     return lines + [""]
 
