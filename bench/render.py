@@ -67,7 +67,7 @@ def ratios(artifact: dict) -> list[tuple[str, str, str, int, float]]:
 
 def label(artifact: dict, arm: str) -> str:
     """The arm's name with the version of what it runs (artifacts before labels: the name)."""
-    return artifact["arms"].get(arm, {}).get("label", arm)
+    return artifact.get("arms", {}).get(arm, {}).get("label", arm)
 
 
 def is_granian(arm: str) -> bool:
