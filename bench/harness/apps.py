@@ -29,8 +29,15 @@ class Workload:
     # A file served by the servers' static file handlers (under STATIC_DIR).
     static: str | None = None
     # The load generator: "wrk", or "bulk" (bench/bulk.c) for large bodies,
-    # where wrk's 8 KiB reads make the client the bound instead of the server.
+    # where wrk's 8 KiB reads make the client the bound instead of the server,
+    # or "wsload" (bench/wsload.c) for WebSocket rows.
     client: str = "wrk"
+    # WebSocket rows: the message size, permessage-deflate offered (and the
+    # client's messages compressed), and fan-out (one sender, every
+    # connection receives) instead of echo.
+    message_size: int = 0
+    deflate: bool = False
+    broadcast: bool = False
 
     def expected_body(self) -> bytes | None:
         if self.request_body_size:
@@ -52,4 +59,9 @@ WORKLOADS = {w.name: w for w in (
     Workload("static-64k", "/static/64k.bin", 200, BLOB, wsgi="apps.hello.app:application", static="64k.bin"),
     Workload("django-mixed", "/hello", 200, b"Hello, World!", wsgi="apps.django_wsgi.app:application",
              background_path="/slow?ms=200"),
+    *(Workload(f"ws-echo-{label}{'-deflate' if deflate else ''}", "/", 101, None, asgi="apps.ws_echo.asgi:app",
+               client="wsload", message_size=size, deflate=deflate)
+      for label, size in (("32", 32), ("512", 512), ("16k", 16384)) for deflate in (False, True)),
+    Workload("ws-broadcast", "/broadcast", 101, None, asgi="apps.ws_echo.broadcast:app", client="wsload",
+             message_size=64, broadcast=True),
 )}

@@ -32,9 +32,12 @@ def debian_version(package: str) -> str:
 def build_c(name: str) -> Path:
     """Builds bench/NAME.c (the floor server, the bulk client) when it changed."""
     source, binary = ROOT / "bench" / f"{name}.c", BENCH_BUILD / name
-    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
+    shared = ROOT / "bench" / "load_summary.h"
+    newest = max(source.stat().st_mtime, shared.stat().st_mtime)
+    if not binary.exists() or binary.stat().st_mtime < newest:
         binary.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["cc", "-O2", "-o", str(binary), str(source)], check=True)
+        libraries = ["-lz"] if name == "wsload" else []
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(source), *libraries], check=True)
     return binary
 
 
@@ -115,9 +118,9 @@ def _baton(*extra: str, venv_bin: Path | None = None) -> Callable[[int, Workload
 BASELINE_VENV = Path(os.environ["BATON_BASELINE_VENV"]) if os.environ.get("BATON_BASELINE_VENV") else None
 
 
-def _baton_asgi(mode: str, loop: str, *extra: str) -> Callable[[int, Workload], list[str]]:
+def _baton_asgi(mode: str, loop: str, *extra: str, venv_bin: Path | None = None) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
-        return [str(VENV_BIN / "baton"), w.asgi or "", "--port", str(port), "--log-level", "warning",
+        return [str((venv_bin or VENV_BIN) / "baton"), w.asgi or "", "--port", str(port), "--log-level", "warning",
                 "--backlog", "4096", "--interface", "asgi", "--asgi-mode", mode, "--loop", loop, *extra]
     return command
 
@@ -253,6 +256,15 @@ GRANIAN_COMMON = ("--http", "1", "--no-ws", "--log-level", "warning", "--backlog
                   "--runtime-threads", "1", "--runtime-mode", "st")
 
 
+# The same with its WebSockets on, for the WebSocket rows.
+GRANIAN_WS = tuple(a for a in GRANIAN_COMMON if a != "--no-ws")
+
+
+def _granian_ws(port: int, w: Workload) -> list[str]:
+    return [str(PEERS_VENV / "bin" / "granian"), "--interface", "asgi", "--host", "127.0.0.1", "--port", str(port),
+            *GRANIAN_WS, "--loop", "uvloop", w.asgi or ""]
+
+
 def _granian(interface: str, *extra: str) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
         app = w.wsgi if interface == "wsgi" else w.asgi
@@ -327,6 +339,15 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
         describe="A/B: baton pool of 4, requests run inline on the loop thread when all are busy"),
     Arm("baton-baseline-inline", "baton", "wsgi", _baton(venv_bin=BASELINE_VENV / "bin" if BASELINE_VENV else None),
         describe="an earlier baton build (BATON_BASELINE_VENV), its inline shape: the before of a before/after"),
+    Arm("baton-baseline-pool-1", "baton", "wsgi",
+        _baton("--blocking-threads", "1", venv_bin=BASELINE_VENV / "bin" if BASELINE_VENV else None),
+        describe="the earlier build (BATON_BASELINE_VENV) as a pool of one"),
+    Arm("baton-baseline-asgi-inverted-uvloop", "baton", "asgi",
+        _baton_asgi("inverted", "uvloop", venv_bin=BASELINE_VENV / "bin" if BASELINE_VENV else None),
+        describe="the earlier build (BATON_BASELINE_VENV), ASGI inverted on uvloop"),
+    Arm("baton-baseline-asgi-pump-uvloop", "baton", "asgi",
+        _baton_asgi("pump", "uvloop", venv_bin=BASELINE_VENV / "bin" if BASELINE_VENV else None),
+        describe="the earlier build (BATON_BASELINE_VENV), ASGI pump on uvloop"),
     Arm("baton-native", "baton", "any", lambda port, w: [str(VENV_BIN / "baton"), "--native-hello", "--port",
                                                            str(port), "--log-level", "warning", "--backlog", "4096"],
         describe="baton's native hello route: the same C++ path, no Python"),
@@ -421,6 +442,14 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("uvicorn-uvloop-cold", "peer", "asgi", _uvicorn("uvloop", "httptools"), cold=True,
         packages=("uvicorn", "uvloop", "httptools"), modules=("uvicorn", "uvloop", "httptools"),
         describe="uvicorn with uvloop and httptools, loaded straight after start"),
+    Arm("granian-asgi-ws", "peer", "asgi", _granian_ws, packages=("granian", "uvloop"), modules=("granian", "uvloop"),
+        describe="Granian ASGI on uvloop with its WebSockets on (no permessage-deflate: it has none)"),
+    Arm("uvicorn-ws-sansio", "peer", "asgi", _uvicorn("uvloop", "httptools", "--ws", "websockets-sansio"),
+        packages=("uvicorn", "websockets", "uvloop"), modules=("uvicorn", "websockets", "uvloop"),
+        describe="uvicorn, uvloop, WebSockets by websockets' sans-I/O core (permessage-deflate on)"),
+    Arm("uvicorn-wsproto", "peer", "asgi", _uvicorn("uvloop", "httptools", "--ws", "wsproto"),
+        packages=("uvicorn", "wsproto", "uvloop"), modules=("uvicorn", "wsproto", "uvloop"),
+        describe="uvicorn, uvloop, WebSockets by wsproto (permessage-deflate on)"),
     Arm("hypercorn", "peer", "asgi", _hypercorn, packages=("hypercorn", "uvloop"), modules=("hypercorn", "uvloop"),
         describe="hypercorn, uvloop worker class, 1 worker"),
     Arm("daphne", "peer", "asgi", _daphne, packages=("daphne", "twisted"), modules=("daphne",),

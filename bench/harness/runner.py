@@ -78,8 +78,36 @@ def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None
 reference_bodies: dict[str, bytes] = {}
 
 
+def verify_websocket(port: int, w: Workload) -> None:
+    """An opening handshake and one round trip: the arm serves WebSockets at the path."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(f"GET {w.path} HTTP/1.1\r\nHost: bench\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(4096)
+        if not chunk:
+            raise RuntimeError(f"no handshake answer: {data[:80]!r}")
+        data += chunk
+    if not data.startswith(b"HTTP/1.1 101"):
+        raise RuntimeError(f"not a WebSocket: {data[:80]!r}")
+    data = data.split(b"\r\n\r\n", 1)[1]
+    s.sendall(bytes([0x81, 0x84, 1, 2, 3, 4]) + bytes(b ^ m for b, m in zip(b"ping", b"\x01\x02\x03\x04")))
+    while len(data) < 6:
+        chunk = s.recv(4096)
+        if not chunk:
+            raise RuntimeError("closed before the echo")
+        data += chunk
+    if data[:6] != b"\x81\x04ping":
+        raise RuntimeError(f"wrong echo: {data[:20]!r}")
+    s.close()
+
+
 def verify(port: int, w: Workload) -> None:
     """One request; status and body must be exactly what every arm sends."""
+    if w.client == "wsload":
+        verify_websocket(port, w)
+        return
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     body = b"x" * w.request_body_size if w.request_body_size else None
     conn.request(w.method, w.path, body=body)
@@ -98,7 +126,13 @@ def load(settings: Settings, port: int, w: Workload, connections: int, duration:
     its summary and its own CPU seconds."""
     url = f"http://127.0.0.1:{port}{w.path}"
     seconds = max(1, round(duration))
-    if w.client == "bulk":
+    if w.client == "wsload":
+        if settings.threads != 1:
+            raise SystemExit(f"{w.name}: the WebSocket client runs one thread")
+        command = ["taskset", "-c", settings.client_cpus, str(build_c("wsload")), f"-c{connections}", f"-d{seconds}",
+                   "-t5", f"-p{settings.pipeline or 1}", f"-s{w.message_size}", *(["-z"] if w.deflate else []),
+                   *(["-B"] if w.broadcast else []), f"ws://127.0.0.1:{port}{w.path}"]
+    elif w.client == "bulk":
         if settings.pipeline or settings.threads != 1:
             raise SystemExit(f"{w.name}: the bulk client runs one thread and does not pipeline")
         command = ["taskset", "-c", settings.client_cpus, str(build_c("bulk")), f"-c{connections}", f"-d{seconds}",
@@ -217,6 +251,9 @@ def measure_idle_memory(arm: Arm, w: Workload, count: int, settings: Settings, l
     sockets = []
     try:
         request = f"GET {w.path} HTTP/1.1\r\nHost: bench\r\n\r\n".encode()
+        if w.client == "wsload":  # an open WebSocket, idle after its handshake
+            request = (f"GET {w.path} HTTP/1.1\r\nHost: bench\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                       "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
         # One request on a first connection brings in whatever the first
         # request allocates, so it is not counted against the idle ones.
         warm = socket.create_connection(("127.0.0.1", port))
@@ -313,8 +350,11 @@ def callgrind_total(arm: Arm, w: Workload, connections: int, total: int, depth: 
     log = open(log_path, "ab")
     proc = subprocess.Popen(["taskset", "-c", settings.server_cpus, "valgrind", "--tool=callgrind",
                              f"--callgrind-out-file={out_dir}/callgrind.%p", *interpreted(arm.command(port, w))],
-                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, **arm.env),
-                            start_new_session=True)
+                            # One hash seed for every arm: the interpreter's dict probes (the
+                            # environ's, the scope's) otherwise cost a different number of
+                            # instructions in each process, 1-2 % of a WSGI hello.
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                            env=dict(os.environ, PYTHONHASHSEED="0", **arm.env), start_new_session=True)
     log.close()
     try:
         wait_ready(port, proc, timeout=180)
@@ -433,7 +473,8 @@ def machine() -> dict:
     commit = subprocess.run(["git", "-C", str(ROOT), "describe", "--always"], capture_output=True,
                             text=True).stdout.strip()
     changed = subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "src", "python", "apps",
-                              "bench/harness", "bench/lua", "bench/floor.c", "bench/bulk.c"]).returncode
+                              "bench/harness", "bench/lua", "bench/floor.c", "bench/bulk.c", "bench/wsload.c",
+                              "bench/load_summary.h"]).returncode
     if commit and changed:
         commit += "-modified"
     return {"cpu_model": model, "cores": os.cpu_count(), "kernel": platform.release(), "commit": commit or "unknown",

@@ -21,6 +21,12 @@ BATON_AB = ["baton-pool-4-noturn", "baton-pool-1-attached", "baton-pool-4-attach
 BATON_ASGI = ["baton-asgi-pump", "baton-asgi-pump-uvloop", "baton-asgi-inverted", "baton-asgi-inverted-uvloop"]
 WSGI_APP_PEERS = GRANIAN_WSGI + ["uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-4", "socketify-wsgi"]
 CEILINGS = ["nginx", "floor-c"]
+# The WebSocket servers: baton's two ASGI shapes on uvloop, Granian with its
+# WebSockets on, uvicorn with both of its WebSocket implementations,
+# hypercorn, daphne and socketify.
+WS_ARMS = ["baton-asgi-inverted-uvloop", "baton-asgi-pump-uvloop", "granian-asgi-ws", "uvicorn-ws-sansio",
+           "uvicorn-wsproto", "hypercorn", "daphne", "socketify-asgi"]
+WS_ECHO = [f"ws-echo-{size}{deflate}" for size in ("32", "512", "16k") for deflate in ("", "-deflate")]
 APP_ARMS = ["baton-inline", "baton-asgi-inverted-uvloop", "granian-wsgi-bt1", "granian-asgi", "uwsgi-http11",
             "gunicorn-gthread", "waitress-4", "uvicorn-uvloop", "uvicorn-h11"]
 
@@ -91,10 +97,13 @@ def suite(name: str) -> Settings:
         return Settings("asgi-echo", ["baton-asgi-inverted-uvloop", "baton-asgi-inverted", "baton-asgi-pump-uvloop",
                                       "granian-asgi", "uvicorn-uvloop"], ["post-1m"], [16], rounds=5, duration=4, warmup=1)
     if name == "instructions":
-        # The WSGI hello's own cost, without the kernel's: user-space
-        # instructions per request under callgrind, before (the baseline build)
-        # and after, one request at a time and pipelined.
-        return Settings("instructions", ["baton-baseline-inline", "baton-inline", "baton-pool-1"], ["hello"], [1, 16],
+        # The hello's own cost, without the kernel's: user-space instructions
+        # per request under callgrind, before (the baseline build, when
+        # BATON_BASELINE_VENV names one) and after, one request at a time and
+        # pipelined: WSGI inline and as a pool of one, ASGI in both shapes.
+        return Settings("instructions", ["baton-baseline-inline", "baton-inline", "baton-baseline-pool-1", "baton-pool-1",
+                                         "baton-baseline-asgi-inverted-uvloop", "baton-asgi-inverted-uvloop",
+                                         "baton-baseline-asgi-pump-uvloop", "baton-asgi-pump-uvloop"], ["hello"], [1, 16],
                         rounds=1, duration=0, warmup=0, instructions=[1, 8])
     if name == "asgi-instructions":
         # The ASGI rows' own cost in the one-thread shape beside uvicorn's:
@@ -141,10 +150,23 @@ def suite(name: str) -> Settings:
         # What --access-log costs per request on the bare hello (bar: under 5 % CPU).
         return Settings("access-log", ["baton-inline", "baton-inline-accesslog", "baton-pool-1",
                                        "baton-pool-1-accesslog"], ["hello"], [16], rounds=3, duration=5, warmup=1)
+    if name == "ws-echo":
+        # WebSocket echo round trips (bench/wsload.c, one message in flight
+        # per connection) at 64 and 512 connections, 32 B, 512 B and 16 KiB
+        # messages, with permessage-deflate off and on (run at --cores 1 and 2).
+        return Settings("ws-echo", WS_ARMS, WS_ECHO, [64, 512], rounds=2, duration=3, warmup=1)
+    if name == "ws-broadcast":
+        # A Starlette app that sends each message to all 1 000 connected
+        # clients: deliveries per second, and each broadcast's latency to its last copy.
+        return Settings("ws-broadcast", WS_ARMS, ["ws-broadcast"], [1000], rounds=2, duration=4, warmup=1)
+    if name == "ws-idle-memory":
+        # What 2 000 open, idle WebSockets cost each server, per connection.
+        return Settings("ws-idle-memory", WS_ARMS, ["ws-echo-32"], [2000], rounds=1, duration=1, warmup=0,
+                        idle_connections=2000)
     if name == "dry":
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
                      "django-mixed, post-echo, asgi-echo, idle-memory, instructions, asgi-instructions, eager-instructions, "
                      "pool-syscalls, asgi, "
-                     "workers, static, access-log, dry")
+                     "workers, static, access-log, ws-echo, ws-broadcast, ws-idle-memory, dry")

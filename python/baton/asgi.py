@@ -9,10 +9,10 @@ watches the native loop's epoll fd and runs one non-blocking pass of it when
 it is readable or its timer is due; the graceful drain is stepped the same
 way, pass by pass, with asyncio free to run the app's tasks in between.
 
-In both, Python owns the signals (asyncio's add_signal_handler) and asks the
-native server to stop: SIGTERM and SIGINT gracefully (a second SIGINT at
-once), SIGQUIT at once, SIGHUP (SIGUSR2 for a worker) by retiring, SIGUSR1
-reopens the access log.
+In both, asyncio catches the signals (add_signal_handler) and passes each to
+the native server, whose one policy every shape shares: SIGTERM and SIGINT
+gracefully (a second SIGINT at once), SIGQUIT at once, SIGHUP (SIGUSR2 for a
+worker) by retiring, SIGUSR1 reopens the access log.
 """
 
 from __future__ import annotations
@@ -221,29 +221,14 @@ async def serve(config: Config, app, listeners: list[Listener], worker: WorkerCo
         # An A/B switch for the benchmarks: each request's task started
         # eagerly (Python 3.12 and later), or queued as before.
         eager_tasks=env_switch("BATON_EAGER_TASKS", True),
-        catch_hangup=not worker.supervised, **options,
+        **options,
     )
-    interrupts = 0
-    stop_requested = False
-
+    # The signals are asyncio's to catch and the server's to act on, by the
+    # one policy every shape has (the native server's): TERM and INT drain,
+    # a second INT or QUIT stops at once, the retire signal retires, USR1
+    # reopens the access log.
     def on_signal(signo: int) -> None:
-        nonlocal interrupts, stop_requested
-        if signo == signal.SIGUSR1:
-            server.reopen_logs()
-            return
-        retire = signo == (signal.SIGUSR2 if worker.supervised else signal.SIGHUP)
-        if signo == signal.SIGINT:
-            interrupts += 1
-        immediate = signo == signal.SIGQUIT or interrupts >= 2 or (signo == signal.SIGINT and stop_requested)
-        if immediate:
-            logger.info("%s: stopping now", "SIGQUIT" if signo == signal.SIGQUIT else "second interrupt")
-        elif retire:
-            logger.info("%s", "retiring: finishing the requests in flight" if worker.supervised
-                        else "SIGHUP: finishing the requests in flight, then reloading")
-        stop_requested = True
-        server.request_shutdown(immediate, retire and not immediate)
-        if shape == "inverted":
-            schedule_pass()
+        server.deliver_signal(signo)
 
     handled = [signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGUSR1,
                signal.SIGUSR2 if worker.supervised else signal.SIGHUP]

@@ -4,25 +4,17 @@ or start a master that runs workers."""
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 from baton import binding, loading, logging_setup
 from baton import config as config_module
 from baton.config import Config
+from baton.process import fail, load_app, remove_pid, serve_in_process, write_pid
 
 # The directory baton was started from: a reload in place (SIGHUP) starts
 # over from it, so relative paths in the command line mean what they meant.
 START_DIRECTORY = os.getcwd()
 REEXEC_MARK = "BATON_REEXEC"
-STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2}
-
-
-def fail(message: str, detail: str = "") -> int:
-    if detail:
-        print(detail.rstrip(), file=sys.stderr)
-    print(f"baton: error: {message}", file=sys.stderr)
-    return 1
 
 
 def read_env_file(path: str) -> dict[str, str]:
@@ -62,49 +54,6 @@ def prepare(config: Config) -> None:
             open(config.access_logfile, "a", encoding="utf-8").close()
         except OSError as error:
             raise OSError(f"cannot open the access log {config.access_logfile}: {error.strerror}") from None
-
-
-def load_app(config: Config):
-    """(app, interface), or raises AppLoadError."""
-    if config.native_hello:
-        return None, "wsgi"
-    return loading.load(config.app, config.factory, config.interface)
-
-
-def write_pid(config: Config) -> None:
-    if config.pid:
-        with open(config.pid, "w", encoding="ascii") as f:
-            f.write(f"{os.getpid()}\n")
-
-
-def remove_pid(config: Config) -> None:
-    if config.pid:
-        try:
-            with open(config.pid, encoding="ascii") as f:
-                mine = f.read().strip() == str(os.getpid())
-            if mine:
-                os.unlink(config.pid)
-        except OSError:
-            pass
-
-
-def serve_in_process(config: Config, app, interface: str, listeners, worker) -> tuple[int, str, list[int]]:
-    """Runs the chosen shape here until it stops: (exit status, why, sockets kept for a reload)."""
-    from baton import serve  # imports the extension; kept out of --help's path
-
-    if interface == "asgi":
-        from baton import asgi
-
-        return asgi.run(config, app, listeners, worker)
-    # A stop signal that arrives before the core has its handlers waits
-    # (blocked) instead of killing the process; the core unblocks them.
-    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-    logging_setup.logger.info("baton serving %s on %s (pid %d, %s)",
-                              "the native hello route" if config.native_hello else config.app,
-                              ", ".join(listener.where for listener in listeners), os.getpid(),
-                              serve.describe_shape(config))
-    reason, kept = serve.run_wsgi(config, app, listeners, worker)
-    return 0, reason, kept
 
 
 def reload_in_place(kept: list[int], unix_paths: list[str]) -> None:

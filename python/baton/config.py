@@ -29,6 +29,10 @@ class Option:
     negatable: bool = False  # a boolean switch with a --no-x form
     repeat: bool = False  # may be given more than once; the environment separates values with commas
     short: str | None = None
+    # The native server takes it as it is, under its own name: it is carried
+    # to the core by serve.server_options() and read by the core's option
+    # table (src/bridge/server_setup.cc), with no other copy.
+    core: bool = False
 
     @property
     def cli(self) -> str:
@@ -169,30 +173,47 @@ OPTIONS: tuple[Option, ...] = (
     Option("app_dir", _directory, None, "look for the app's module in this directory first"),
     Option("env_file", str, None, "read KEY=VALUE lines from this file (relative to --chdir) into the "
            "environment before loading the app; variables already set win"),
-    Option("root_path", str, "", "SCRIPT_NAME the app is mounted at (default: empty)"),
+    Option("root_path", str, "", "SCRIPT_NAME the app is mounted at (default: empty)", core=True),
     Option("blocking_threads", _number(int, 0, 1024), 4,
            "Python threads that run a WSGI app; 0 runs it on the event loop's own thread (default: %(default)s)"),
     # HTTP.
     Option("keep_alive_timeout", _seconds, 5.0,
-           "seconds an idle keep-alive connection is kept open (default: %(default)s)"),
+           "seconds an idle keep-alive connection is kept open (default: %(default)s)", core=True),
     Option("header_read_timeout", _seconds, 10.0,
-           "seconds a client has to send a whole request head (default: %(default)s)"),
+           "seconds a client has to send a whole request head (default: %(default)s)", core=True),
     Option("body_read_timeout", _seconds, 60.0,
-           "seconds a client has to send a whole request body (default: %(default)s)"),
+           "seconds a client has to send a whole request body (default: %(default)s)", core=True),
     Option("write_timeout", _seconds, 30.0,
-           "seconds a response may wait for a client that does not read (default: %(default)s)"),
+           "seconds a response may wait for a client that does not read (default: %(default)s)", core=True),
     Option("graceful_timeout", _seconds, 5.0,
-           "seconds to finish in-flight requests when stopping (default: %(default)s)"),
+           "seconds to finish in-flight requests when stopping (default: %(default)s)", core=True),
     Option("max_header_size", _number(int, 256, 1 << 24), 32768,
-           "largest request head in bytes; larger gets 431 (default: %(default)s)"),
+           "largest request head in bytes; larger gets 431 (default: %(default)s)", core=True),
     Option("max_headers", _number(int, 1, 10000), 100,
-           "most header fields in a request; more gets 431 (default: %(default)s)"),
+           "most header fields in a request; more gets 431 (default: %(default)s)", core=True),
     Option("max_body_size", _number(int, 0, None), 0, "largest request body in bytes, 0 for no limit; larger gets "
-           "413 (default: %(default)s)"),
+           "413 (default: %(default)s)", core=True),
     Option("proxy_headers", _bool, True, "take the client address, scheme and port from X-Forwarded-For/-Proto/"
-           "-Port and Forwarded, from trusted peers only (default: on)", negatable=True),
+           "-Port and Forwarded, from trusted peers only (default: on)", negatable=True, core=True),
     Option("forwarded_allow_ips", str, "127.0.0.1", "peers trusted for proxy headers: addresses and networks "
-           "separated by commas, or * for all; Unix socket peers are trusted (default: %(default)s)"),
+           "separated by commas, or * for all; Unix socket peers are trusted (default: %(default)s)", core=True),
+    # WebSockets (an ASGI app's; a WSGI app gets the upgrade as a plain request).
+    Option("ws", str, "auto", "ASGI: WebSockets; auto serves them, none hands an upgrade request to the app as "
+           "plain HTTP (default: %(default)s)", choices=("auto", "none")),
+    Option("ws_max_size", _number(int, 1, (1 << 31) - 1), 16 * 1024 * 1024,
+           "largest WebSocket message in bytes, after decompression; larger closes with 1009 "
+           "(default: %(default)s)", core=True),
+    Option("ws_max_queue", _number(int, 1, 1 << 20), 32,
+           "WebSocket messages waiting for the app before reading pauses (default: %(default)s)", core=True),
+    Option("ws_ping_interval", _seconds_or_off, 20.0,
+           "seconds between the server's pings on an open WebSocket, 0 for none (default: %(default)s)", core=True),
+    Option("ws_ping_timeout", _seconds, 20.0,
+           "seconds a ping may go unanswered before the WebSocket closes with 1011 (default: %(default)s)",
+           core=True),
+    Option("ws_handshake_timeout", _seconds, 10.0, "seconds the app has to accept or refuse a WebSocket opening; "
+           "past it the client gets 504 (default: %(default)s)", core=True),
+    Option("ws_per_message_deflate", _bool, True, "offer permessage-deflate compression to WebSocket clients "
+           "(default: on)", negatable=True, core=True),
     Option("server_header", _bool, True, "send a Server header when the app sends none (default: on)",
            negatable=True),
     # Served without Python.
@@ -201,9 +222,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("static_path_mount", _directory, None, "directory served at the matching --static-path-route; "
            "repeatable", repeat=True),
     Option("static_path_expires", _number(int, 0, None), 86400,
-           "Cache-Control max-age of static files, in seconds (default: %(default)s)"),
+           "Cache-Control max-age of static files, in seconds (default: %(default)s)", core=True),
     Option("health_path", _route, None, "answer GET/HEAD on this path from the core: 200 while serving, 503 "
-           "once a drain begins (for readiness probes)"),
+           "once a drain begins (for readiness probes)", core=True),
     # Logs.
     Option("log_level", _log_level, "info", "log level, any case (default: %(default)s)"),
     Option("log_config", _existing_file, None, "logging configuration: dictConfig as .json or .yaml, or a "
@@ -212,7 +233,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("access_log_format", _access_log_format, DEFAULT_ACCESS_LOG_FORMAT,
            "access log line in gunicorn's atoms (%%(h)s %%(r)s %%(s)s %%(b)s %%(L)s ...) "
            "(default: the combined log format)"),
-    Option("access_logfile", str, "-", "where access log lines go, - for stdout (default: %(default)s)"),
+    Option("access_logfile", str, "-", "where access log lines go, - for stdout (default: %(default)s)", core=True),
 )
 
 OPTION_NAMES = tuple(option.name for option in OPTIONS)
@@ -256,6 +277,13 @@ class Config:
     max_body_size: int
     proxy_headers: bool
     forwarded_allow_ips: str
+    ws: str
+    ws_max_size: int
+    ws_max_queue: int
+    ws_ping_interval: float
+    ws_ping_timeout: float
+    ws_handshake_timeout: float
+    ws_per_message_deflate: bool
     server_header: bool
     static_path_route: tuple[str, ...]
     static_path_mount: tuple[str, ...]

@@ -36,7 +36,7 @@ import sys
 import time
 import traceback
 
-from baton import binding, cli, loading, logging_setup
+from baton import binding, loading, logging_setup, process
 from baton.config import Config
 
 logger = logging_setup.logger
@@ -44,6 +44,7 @@ logger = logging_setup.logger
 SLOT_BYTES = 64
 MAX_SLOTS = 4096
 EXIT_APP_LOAD_FAILED = 3  # the worker could not import the app
+STALL_MS = 750             # a master look later than this after the previous one: everyone stalled
 EXIT_RETIRED = 4          # the worker retired by itself (--max-requests, a request over --timeout)
 RESPAWN_BACKOFF = 1.0     # seconds between attempts when new workers keep failing to load the app
 HANDLED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTTIN,
@@ -78,6 +79,8 @@ class Master:
         self.ever_booted = False
         self.failed_boot: Worker | None = None  # the last worker that could not load the app
         self.next_spawn = 0.0
+        self.last_progress_check = 0.0  # ms; the master's clock at its previous look at the stamps
+        self.resumed_at = 0.0  # ms; when the master last woke from a stall of the whole machine
         self.watcher = None
 
     # --- the loop ---------------------------------------------------------------
@@ -86,8 +89,8 @@ class Master:
         try:
             self.listeners = binding.open_listeners(self.config)
         except binding.BindError as error:
-            return cli.fail(str(error))
-        cli.write_pid(self.config)
+            return process.fail(str(error))
+        process.write_pid(self.config)
         for signo in HANDLED_SIGNALS:
             signal.signal(signo, self.on_signal)
         signal.set_wakeup_fd(self.wake_write, warn_on_full_buffer=False)
@@ -104,7 +107,7 @@ class Master:
                 self.watcher.stop()
             signal.set_wakeup_fd(-1)
             binding.close_listeners(self.listeners)
-            cli.remove_pid(self.config)
+            process.remove_pid(self.config)
         logger.info("baton stopped")
         return status
 
@@ -222,16 +225,16 @@ class Master:
         if self.config.log_config:
             logging_setup.route_core_logs()
         try:
-            app, interface = cli.load_app(self.config)
+            app, interface = process.load_app(self.config)
         except loading.AppLoadError as error:
-            cli.fail(str(error), error.detail)
+            process.fail(str(error), error.detail)
             return EXIT_APP_LOAD_FAILED
         from baton.serve import WorkerContext
 
         worker = WorkerContext(
             heartbeat=memoryview(self.scoreboard)[slot * SLOT_BYTES:slot * SLOT_BYTES + 8],
             max_requests=max_requests, app_timeout=self.config.timeout, supervised=True)
-        status, reason, _ = cli.serve_in_process(self.config, app, interface, self.listeners, worker)
+        status, reason, _ = process.serve_in_process(self.config, app, interface, self.listeners, worker)
         if reason in ("max-requests", "app-timeout", "hangup"):
             return EXIT_RETIRED
         return status
@@ -342,11 +345,17 @@ class Master:
         if not self.config.timeout:
             return
         now_ms = time.monotonic() * 1000
+        if now_ms - self.last_progress_check > STALL_MS:
+            # The master itself did not run for a while: the whole machine
+            # stalled (a paused VM, a suspended host) and every stamp aged
+            # with it. Ages count from the master's waking, not from before.
+            self.resumed_at = now_ms
+        self.last_progress_check = now_ms
         for worker in list(self.workers.values()):
             if not worker.booted or worker.killed:
                 continue
             beat = self.stamp(worker.slot).value
-            if beat and now_ms - beat > self.config.timeout * 1000:
+            if beat and now_ms - max(beat, self.resumed_at) > self.config.timeout * 1000:
                 logger.error("worker %d made no progress for %.1f s (--timeout %g); killing it", worker.pid,
                              (now_ms - beat) / 1000, self.config.timeout)
                 self.kill(worker, signal.SIGKILL)
@@ -401,5 +410,5 @@ def run(config: Config) -> int:
         return Master(config).run()
     except OSError as error:
         if error.errno == errno.EAGAIN:
-            return cli.fail(f"cannot start a worker: {error.strerror}")
+            return process.fail(f"cannot start a worker: {error.strerror}")
         raise

@@ -6,13 +6,13 @@
 #include <string>
 
 #include "bridge/py_ref.h"
-#include "core/http1/stream.h"
+#include "core/exchange/exchange.h"
 #include "core/util/log.h"
 
 namespace baton::bridge {
 
 // `logger`: callable(message: str, exc: BaseException | None), or null.
-inline void log_app_exception(PyObject* logger, const char* message, const http1::stream* s) {
+inline void log_app_exception(PyObject* logger, const char* message, const exchange::exchange* s) {
   PyObject *type, *value, *traceback;
   PyErr_Fetch(&type, &value, &traceback);
   PyErr_NormalizeException(&type, &value, &traceback);
@@ -20,8 +20,8 @@ inline void log_app_exception(PyObject* logger, const char* message, const http1
   py_ref t = py_ref::steal(type), v = py_ref::steal(value), tb = py_ref::steal(traceback);
   py_ref msg;
   if (s != nullptr) {
-    const http1::request& head = s->head();
-    http1::peer_info peer = s->peer();
+    const exchange::request_head& head = s->head();
+    exchange::peer_info peer = s->peer();
     std::string target(head.target.substr(0, 200));
     std::string method(head.method.substr(0, 32));
     std::string client = peer.address.empty() ? std::string("unix socket")

@@ -10,13 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "bridge/pool.h"
+#include "bridge/asgi/awaitables.h"
+#include "bridge/asgi/runner.h"
+#include "bridge/names.h"
 #include "bridge/py_ref.h"
-#include "bridge/server_options.h"
-#include "bridge/asgi.h"
-#include "bridge/loop_wait.h"
-#include "bridge/wsgi.h"
-#include "bridge/wsgi_handler.h"
+#include "bridge/server_setup.h"
+#include "bridge/wsgi/handler.h"
+#include "bridge/wsgi/loop_wait.h"
+#include "bridge/wsgi/pool.h"
+#include "bridge/wsgi/wsgi.h"
 #include "core/server/native_hello.h"
 #include "core/server/server.h"
 #include "core/util/log.h"
@@ -65,21 +67,56 @@ std::string run_attached(server::server& s, gil_release& release) {
   return {};
 }
 
-// A keyword argument of serve(): its value, or `fallback` when absent.
-PyObject* option(PyObject* kwargs, const char* key, PyObject* fallback) {
-  PyObject* v = kwargs != nullptr ? PyDict_GetItemString(kwargs, key) : nullptr;
-  return v != nullptr ? v : fallback;
-}
-
-bool flag(PyObject* kwargs, const char* key, bool fallback) {
-  PyObject* v = option(kwargs, key, nullptr);
-  return v == nullptr ? fallback : PyObject_IsTrue(v) == 1;
-}
-
-std::string text(PyObject* kwargs, const char* key, const char* fallback) {
-  PyObject* v = option(kwargs, key, nullptr);
-  const char* t = v != nullptr && PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : nullptr;
-  return t != nullptr ? t : fallback;
+// The WSGI shapes: inline (the loop thread runs the app, holding the GIL
+// except while it waits) or the pool (the loop thread lets go of the GIL
+// once, here, and takes it back once, after; everything it does per
+// request is C++). Returns what failed, or "".
+std::string run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::vector<listener_address> addresses,
+                     long blocking_threads) {
+  wsgi_options options;
+  options.app = app;
+  PyObject* log_exception = keyword(kwargs, "log_exception", Py_None);
+  options.log_exception = log_exception == Py_None ? nullptr : log_exception;
+  options.root_path = keyword_text(kwargs, "root_path");
+  options.listeners = std::move(addresses);
+  options.url_scheme = keyword_text(kwargs, "url_scheme", "http");
+  options.server_software = keyword_text(kwargs, "server_software", "baton");
+  options.multiprocess = keyword_flag(kwargs, "multiprocess", false);
+  options.multithread = blocking_threads > 0;
+  std::unique_ptr<wsgi_handler> wsgi = wsgi_handler::create(options);
+  if (!wsgi) return "could not prepare the WSGI environ";
+  nested_pass_waiter loop_waiter(s);
+  wsgi->set_inline_waiter(&loop_waiter);
+  gil_release release;
+  std::string failure;
+  if (blocking_threads == 0) {
+    server::inline_dispatcher runner(*wsgi);
+    s.set_dispatcher(&runner);
+    failure = run_attached(s, release);
+    s.set_dispatcher(nullptr);
+  } else {
+    // A/B switches for the benchmarks: the attached loop of before the
+    // detach, the pool without its turn barrier, and the predecessor's
+    // inline fallback when every pool thread is busy.
+    bool pool_turn = keyword_flag(kwargs, "pool_turn", true);
+    python_pool_hooks hooks(static_cast<int>(blocking_threads), pool_turn);
+    attaching_inline_dispatcher fallback(*wsgi);
+    server::thread_pool pool(*wsgi, hooks, static_cast<int>(blocking_threads),
+                             keyword_flag(kwargs, "pool_fallback_inline", false) ? &fallback : nullptr);
+    s.set_dispatcher(&pool);
+    pool.start();
+    failure = keyword_flag(kwargs, "loop_attached", false) ? run_attached(s, release) : run_detached(s);
+    Py_BEGIN_ALLOW_THREADS
+    pool.stop_and_join();
+    Py_END_ALLOW_THREADS
+    s.set_dispatcher(nullptr);
+    // For the probes and the barrier's test: what the barrier did.
+    log::write(log::level::debug, "turn barrier: %llu hand-overs between jobs, %llu yields",
+               static_cast<unsigned long long>(hooks.handovers()),
+               static_cast<unsigned long long>(hooks.barrier().yields()));
+  }
+  wsgi->clear_loop_thread_state();
+  return failure;
 }
 
 PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
@@ -88,43 +125,21 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
   if (!PyArg_ParseTuple(args, "OO:serve", &app, &listeners)) return nullptr;
   py_ref empty = py_ref::steal(PyDict_New());
   if (kwargs == nullptr) kwargs = empty.get();
-  std::vector<int> fds;
-  std::vector<listener_address> addresses;
-  bool listed = read_listeners(listeners, fds, addresses);
-  // From here serve() owns the listeners: the server closes them, and so
-  // does every early return.
-  struct listener_guard {
-    std::vector<int>* fds;
-    ~listener_guard() {
-      if (fds != nullptr) {
-        for (int fd : *fds) ::close(fd);
-      }
-    }
-  } guard{&fds};
-  if (!listed) return nullptr;
-  server::server_config config;
-  server_extras extras;  // outlives the server, which points into it
-  if (!read_server_options(kwargs, config, extras)) return nullptr;
-  bool native = flag(kwargs, "native_hello", false);
-  PyObject* threads_option = option(kwargs, "blocking_threads", nullptr);
+  // serve() owns the listeners from here, whatever happens: the server
+  // closes them, and so does a failure to build it.
+  assembled_server built;
+  if (!assemble_server(listeners, kwargs, true, built)) return nullptr;
+  PyObject* threads_option = keyword(kwargs, "blocking_threads");
   long blocking_threads = threads_option != nullptr ? PyLong_AsLong(threads_option) : 0;
   if (blocking_threads == -1 && PyErr_Occurred()) return nullptr;
   if (blocking_threads < 0 || blocking_threads > 1024) {
     PyErr_SetString(PyExc_ValueError, "blocking_threads must be between 0 and 1024");
     return nullptr;
   }
-  bool loop_attached = flag(kwargs, "loop_attached", false);
-  bool pool_turn = flag(kwargs, "pool_turn", true);
-  bool pool_fallback_inline = flag(kwargs, "pool_fallback_inline", false);
-  PyObject* log_exception = option(kwargs, "log_exception", Py_None);
-
+  server::server& s = *built.srv;
   std::string failure;
-  server::stop_reason why = server::stop_reason::none;
-  std::vector<int> kept;
   try {
-    guard.fds = nullptr;  // the server owns them from its construction on
-    server::server s(config, fds);
-    if (native) {
+    if (keyword_flag(kwargs, "native_hello", false)) {
       // Nothing on this path touches Python: the whole loop runs detached.
       server::native_hello hello;
       server::inline_dispatcher runner(hello);
@@ -132,46 +147,9 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
       failure = run_detached(s);
       s.set_dispatcher(nullptr);
     } else {
-      wsgi_options options;
-      options.app = app;
-      options.log_exception = log_exception == Py_None ? nullptr : log_exception;
-      options.root_path = text(kwargs, "root_path", "");
-      options.listeners = std::move(addresses);
-      options.url_scheme = text(kwargs, "url_scheme", "http");
-      options.server_software = text(kwargs, "server_software", "baton");
-      options.multiprocess = flag(kwargs, "multiprocess", false);
-      options.multithread = blocking_threads > 0;
-      std::unique_ptr<wsgi_handler> wsgi = wsgi_handler::create(options);
-      if (!wsgi) return nullptr;
-      nested_pass_waiter loop_waiter(s);
-      wsgi->set_inline_waiter(&loop_waiter);
-      gil_release release;
-      if (blocking_threads == 0) {
-        // Inline: the loop thread runs the app and holds the GIL except
-        // while it waits for events.
-        server::inline_dispatcher runner(*wsgi);
-        s.set_dispatcher(&runner);
-        failure = run_attached(s, release);
-        s.set_dispatcher(nullptr);
-      } else {
-        // The pool: the loop thread lets go of the GIL once, here, and takes
-        // it back once, after; everything it does per request is C++.
-        python_pool_hooks hooks(static_cast<int>(blocking_threads), pool_turn);
-        attaching_inline_dispatcher fallback(*wsgi);
-        server::thread_pool pool(*wsgi, hooks, static_cast<int>(blocking_threads),
-                                 pool_fallback_inline ? &fallback : nullptr);
-        s.set_dispatcher(&pool);
-        pool.start();
-        failure = loop_attached ? run_attached(s, release) : run_detached(s);
-        Py_BEGIN_ALLOW_THREADS
-        pool.stop_and_join();
-        Py_END_ALLOW_THREADS
-        s.set_dispatcher(nullptr);
-      }
-      wsgi->clear_loop_thread_state();
+      failure = run_wsgi(s, app, kwargs, std::move(built.addresses), blocking_threads);
+      if (failure == "could not prepare the WSGI environ") return nullptr;  // its Python error is set
     }
-    why = s.why_stopped();
-    kept = s.take_listeners();
   } catch (const std::exception& e) {
     failure = e.what();
   }
@@ -179,7 +157,8 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
     PyErr_Format(PyExc_RuntimeError, "baton server failed: %s", failure.c_str());
     return nullptr;
   }
-  py_ref kept_list = py_ref::steal(descriptor_list(kept));
+  server::stop_reason why = s.why_stopped();
+  py_ref kept_list = py_ref::steal(descriptor_list(s.take_listeners()));
   if (!kept_list) return nullptr;
   return Py_BuildValue("(sO)", server::stop_reason_name(why), kept_list.get());
 }
@@ -211,7 +190,10 @@ PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_baton", "Baton's native serve
 }  // namespace baton::bridge
 
 PyMODINIT_FUNC PyInit__baton() {
-  if (!baton::bridge::wsgi_types_ready() || !baton::bridge::asgi_types_ready()) return nullptr;
+  if (!baton::bridge::intern_names() || !baton::bridge::wsgi_types_ready() ||
+      !baton::bridge::awaitable_types_ready()) {
+    return nullptr;
+  }
   PyObject* m = PyModule_Create(&baton::bridge::module_def);
   if (m == nullptr) return nullptr;
   if (baton::bridge::asgi_module_functions_add(m) == nullptr || !baton::bridge::asgi_server_type_add(m)) {

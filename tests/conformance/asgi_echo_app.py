@@ -1,6 +1,7 @@
 """The corpus replay's ASGI echo app: answers with what it received in the
 shape the WSGI echo app uses (environ-style field names), and records every
-call so the replay can prove a rejected request reached no app."""
+call, at entry (before it receives the body, which may fail), so the replay
+can prove a rejected request reached no app."""
 
 import base64
 import json
@@ -26,17 +27,17 @@ def fields_of(headers) -> dict:
 async def application(scope, receive, send):
     if scope["type"] != "http":
         return
+    uri = scope["raw_path"].decode("latin-1")
+    if scope["query_string"]:
+        uri += "?" + scope["query_string"].decode("latin-1")
+    with open(RECORD, "a") as f:
+        f.write(f"{scope['method']} {uri}\n")
     body = b""
     while True:
         message = await receive()
         body += message.get("body", b"")
         if not message.get("more_body"):
             break
-    uri = scope["raw_path"].decode("latin-1")
-    if scope["query_string"]:
-        uri += "?" + scope["query_string"].decode("latin-1")
-    with open(RECORD, "a") as f:
-        f.write(f"{scope['method']} {uri}\n")
     answer = json.dumps({
         "method": scope["method"], "uri": uri, "protocol": "HTTP/" + scope["http_version"],
         "fields": fields_of(scope["headers"]), "body_b64": base64.b64encode(body).decode(),

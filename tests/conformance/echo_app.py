@@ -1,5 +1,6 @@
 """The corpus replay's echo app: answers with what it received, and records
-every call so the replay can prove a rejected request reached no app."""
+every call, at entry (before it reads the body, whose read may fail), so the
+replay can prove a rejected request reached no app."""
 
 import base64
 import json
@@ -9,6 +10,8 @@ RECORD = os.environ["BATON_TEST_RECORD"]
 
 
 def application(environ, start_response):
+    with open(RECORD, "a") as f:
+        f.write(f"{environ['REQUEST_METHOD']} {environ['RAW_URI']}\n")
     stream = environ["wsgi.input"]
     body = b""
     while True:
@@ -16,8 +19,6 @@ def application(environ, start_response):
         if not part:
             break
         body += part
-    with open(RECORD, "a") as f:
-        f.write(f"{environ['REQUEST_METHOD']} {environ['RAW_URI']}\n")
     fields = {k: v for k, v in environ.items() if k.startswith("HTTP_") or k in ("CONTENT_TYPE", "CONTENT_LENGTH")}
     answer = json.dumps({
         "method": environ["REQUEST_METHOD"],

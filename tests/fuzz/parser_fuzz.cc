@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/http1/parser.h"
+#include "core/util/text.h"
 #include "support/exact_bytes.h"
 
 namespace {
@@ -130,7 +131,7 @@ std::string describe(const h::parse_result& r, const h::request& req, const h::p
                              f.value.back() == '\t')) {
       broken("a field value with untrimmed whitespace", input);
     }
-    if (req.form == h::target_form::absolute && h::equals_ignore_case(f.name, "host") &&
+    if (req.form == h::target_form::absolute && baton::util::equals_ignore_case(f.name, "host") &&
         f.value.data() != req.authority.data()) {
       broken("Host is not the absolute-form authority", input);
     }

@@ -230,6 +230,50 @@ def test_malformed_chunk_discovered_while_the_app_reads_gets_400(server):
     assert status == 400 and headers["connection"] == "close"
 
 
+# More good chunks than the 64 KiB read before the app runs: the app is
+# reading the body when what follows them arrives.
+GOOD_CHUNKS = b"".join(b"1000\r\n" + b"g" * 4096 + b"\r\n" for _ in range(32))
+CHUNKED_POST = b"POST /read-outcome HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+
+@pytest.mark.parametrize("tail", [b"ZZ\r\n", None], ids=["malformed chunk", "end of input"])
+def test_a_body_error_after_the_app_started_fails_its_read_and_answers_400(start_server, tmp_path, tail):
+    record = tmp_path / "calls.log"
+    server = start_server("tests.integration.apps.wsgi_apps:app", env={"BATON_TEST_RECORD": str(record)})
+    s = server.connect()
+    s.sendall(CHUNKED_POST + GOOD_CHUNKS)
+    deadline = time.monotonic() + 5
+    while "POST /read-outcome" not in (record.read_text() if record.exists() else "") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if tail is None:
+        s.shutdown(socket.SHUT_WR)
+    else:
+        s.sendall(tail)
+    status, headers, _, _ = read_response(s)
+    assert status == 400 and headers["connection"] == "close"
+    lines = record.read_text().splitlines()
+    assert "POST /read-outcome" in lines, "the app never ran: the error was found before it"
+    assert "read error: request body incomplete or malformed" in lines, lines
+
+
+def test_a_chunked_body_over_the_limit_after_the_app_started_fails_its_read_and_answers_413(start_server, tmp_path):
+    record = tmp_path / "calls.log"
+    server = start_server("--max-body-size", "200000", "tests.integration.apps.wsgi_apps:app",
+                          env={"BATON_TEST_RECORD": str(record)})
+    s = server.connect()
+    s.sendall(CHUNKED_POST + GOOD_CHUNKS)
+    deadline = time.monotonic() + 5
+    while "POST /read-outcome" not in (record.read_text() if record.exists() else "") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    # The app is reading: these take the body past the limit.
+    s.sendall(GOOD_CHUNKS + b"0\r\n\r\n")
+    status, headers, _, _ = read_response(s)
+    assert status == 413 and headers["connection"] == "close"
+    lines = record.read_text().splitlines()
+    assert "POST /read-outcome" in lines, "the app never ran: the limit was hit before it"
+    assert "read error: request body too large" in lines, lines
+
+
 def test_eof_inside_a_request_head_gets_400(server):
     s = server.connect()
     s.sendall(b"GET /echo HTTP/1.1\r\nHost: t\r\nX-Partial: ")

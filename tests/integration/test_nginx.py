@@ -20,7 +20,12 @@ import pytest
 from tests.integration.server import ROOT, Server
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-pytestmark = pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx is not installed (make deps installs it)")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def nginx_is_installed():
+    # make deps installs it: a machine without it is a broken set-up, not a reason to skip.
+    assert os.path.exists(NGINX), f"nginx is not installed at {NGINX} (make deps installs the nginx package)"
 
 CONFIG = """
 daemon off;

@@ -4,16 +4,10 @@
 #include <string_view>
 
 #include "core/http1/parser.h"
+#include "core/util/text.h"
 
 namespace baton::http1 {
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 size_t skip_blank(std::string_view s, size_t i) {
   while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
@@ -67,7 +61,7 @@ bool forbidden_in_trailer(std::string_view name) {
   static constexpr std::string_view names[] = {"content-length", "transfer-encoding", "host",
                                                "connection", "te", "trailer", "expect"};
   for (std::string_view n : names) {
-    if (equals_ignore_case(name, n)) return true;
+    if (util::equals_ignore_case(name, n)) return true;
   }
   return false;
 }
@@ -82,37 +76,96 @@ chunked_decoder::step_result error(size_t consumed, const char* reason) {
 
 }  // namespace
 
+bool chunked_decoder::size_line(const char* in, size_t len, size_t& pos, step_result& out) {
+  const void* found = std::memchr(in + pos, '\n', len - pos);
+  if (found == nullptr) {
+    out = len - pos > max_size_line ? error(pos, "chunk-size line too long") : step_result{status::need_more, pos};
+    return true;
+  }
+  size_t lf = static_cast<size_t>(static_cast<const char*>(found) - in);
+  const char* problem = nullptr;
+  std::string_view line(in + pos, lf > pos ? lf - 1 - pos : 0);
+  if (lf - pos > max_size_line) problem = "chunk-size line too long";
+  else if (lf == pos || in[lf - 1] != '\r') problem = "bare LF in chunk-size line";
+  else if (line.find('\r') != std::string_view::npos) problem = "bare CR in chunk-size line";
+  size_t digits = 0;
+  uint64_t size = 0;
+  while (problem == nullptr && digits < line.size() && util::hex_digit(line[digits]) >= 0) {
+    if (digits == 15) {
+      problem = "chunk size too large";
+      break;
+    }
+    size = size * 16 + static_cast<uint64_t>(util::hex_digit(line[digits]));
+    ++digits;
+  }
+  if (problem == nullptr) {
+    std::string_view rest = line.substr(digits);
+    bool bad_size = digits == 0;
+    bool bad_extension = !bad_size && !rest.empty() && !valid_extensions(rest);
+    bool no_mark = !bad_size && !bad_extension && !rest.empty() && rest.find(';') == std::string_view::npos;
+    if (bad_extension) problem = "invalid chunk extension";
+    else if (bad_size || no_mark) problem = "invalid chunk size";
+  }
+  if (problem != nullptr) {
+    out = error(pos, problem);
+    return true;
+  }
+  pos = lf + 1;
+  remaining_ = size;
+  state_ = size == 0 ? state::trailer : state::data;
+  return false;
+}
+
+bool chunked_decoder::trailer_line(const char* in, size_t len, size_t& pos, step_result& out) {
+  const void* found = std::memchr(in + pos, '\n', len - pos);
+  if (found == nullptr) {
+    out = trailer_bytes_ + (len - pos) > max_trailer_bytes ? error(pos, "trailer section too large")
+                                                            : step_result{status::need_more, pos};
+    return true;
+  }
+  size_t lf = static_cast<size_t>(static_cast<const char*>(found) - in);
+  if (lf == pos || in[lf - 1] != '\r') {
+    out = error(pos, "bare LF in trailer section");
+    return true;
+  }
+  trailer_bytes_ += lf + 1 - pos;
+  if (trailer_bytes_ > max_trailer_bytes) {
+    out = error(pos, "trailer section too large");
+    return true;
+  }
+  std::string_view line(in + pos, lf - 1 - pos);
+  pos = lf + 1;
+  const char* problem = nullptr;
+  if (line.empty()) {
+    state_ = state::done;
+    out = {status::done, pos};
+    return true;
+  }
+  size_t colon = 0;
+  while (colon < line.size() && is_token_char(static_cast<unsigned char>(line[colon]))) ++colon;
+  if (line.front() == ' ' || line.front() == '\t') {
+    problem = "obsolete line folding in trailer";
+  } else if (colon == 0 || colon == line.size() || line[colon] != ':') {
+    problem = "invalid trailer field";
+  } else {
+    for (unsigned char c : line.substr(colon + 1)) {
+      if (!is_field_value_char(c)) problem = "invalid octet in trailer field";
+    }
+    if (problem == nullptr && forbidden_in_trailer(line.substr(0, colon))) problem = "forbidden field in trailer";
+  }
+  if (problem == nullptr) return false;
+  out = error(pos, problem);
+  return true;
+}
+
 chunked_decoder::step_result chunked_decoder::step(const char* in, size_t len) {
   size_t pos = 0;
+  step_result out;
   while (true) {
     switch (state_) {
-      case state::size_line: {
-        const void* found = std::memchr(in + pos, '\n', len - pos);
-        if (found == nullptr) {
-          if (len - pos > max_size_line) return error(pos, "chunk-size line too long");
-          return {status::need_more, pos};
-        }
-        size_t lf = static_cast<size_t>(static_cast<const char*>(found) - in);
-        if (lf - pos > max_size_line) return error(pos, "chunk-size line too long");
-        if (lf == pos || in[lf - 1] != '\r') return error(pos, "bare LF in chunk-size line");
-        std::string_view line(in + pos, lf - 1 - pos);
-        if (line.find('\r') != std::string_view::npos) return error(pos, "bare CR in chunk-size line");
-        size_t digits = 0;
-        uint64_t size = 0;
-        while (digits < line.size() && hex_value(line[digits]) >= 0) {
-          if (digits == 15) return error(pos, "chunk size too large");
-          size = size * 16 + static_cast<uint64_t>(hex_value(line[digits]));
-          ++digits;
-        }
-        if (digits == 0) return error(pos, "invalid chunk size");
-        std::string_view rest = line.substr(digits);
-        if (!rest.empty() && !valid_extensions(rest)) return error(pos, "invalid chunk extension");
-        if (!rest.empty() && rest.find(';') == std::string_view::npos) return error(pos, "invalid chunk size");
-        pos = lf + 1;
-        remaining_ = size;
-        state_ = size == 0 ? state::trailer : state::data;
+      case state::size_line:
+        if (size_line(in, len, pos, out)) return out;
         break;
-      }
       case state::data: {
         if (pos == len) return {status::need_more, pos};
         size_t n = len - pos;
@@ -126,7 +179,7 @@ chunked_decoder::step_result chunked_decoder::step(const char* in, size_t len) {
         r.consumed = pos + n;
         return r;
       }
-      case state::data_crlf: {
+      case state::data_crlf:
         if (len - pos < 2) {
           if (len - pos == 1 && in[pos] != '\r') return error(pos, "chunk data not followed by CRLF");
           return {status::need_more, pos};
@@ -135,33 +188,9 @@ chunked_decoder::step_result chunked_decoder::step(const char* in, size_t len) {
         pos += 2;
         state_ = state::size_line;
         break;
-      }
-      case state::trailer: {
-        const void* found = std::memchr(in + pos, '\n', len - pos);
-        if (found == nullptr) {
-          if (trailer_bytes_ + (len - pos) > max_trailer_bytes) return error(pos, "trailer section too large");
-          return {status::need_more, pos};
-        }
-        size_t lf = static_cast<size_t>(static_cast<const char*>(found) - in);
-        if (lf == pos || in[lf - 1] != '\r') return error(pos, "bare LF in trailer section");
-        trailer_bytes_ += lf + 1 - pos;
-        if (trailer_bytes_ > max_trailer_bytes) return error(pos, "trailer section too large");
-        std::string_view line(in + pos, lf - 1 - pos);
-        pos = lf + 1;
-        if (line.empty()) {
-          state_ = state::done;
-          return {status::done, pos};
-        }
-        if (line.front() == ' ' || line.front() == '\t') return error(pos, "obsolete line folding in trailer");
-        size_t colon = 0;
-        while (colon < line.size() && is_token_char(static_cast<unsigned char>(line[colon]))) ++colon;
-        if (colon == 0 || colon == line.size() || line[colon] != ':') return error(pos, "invalid trailer field");
-        for (unsigned char c : line.substr(colon + 1)) {
-          if (!is_field_value_char(c)) return error(pos, "invalid octet in trailer field");
-        }
-        if (forbidden_in_trailer(line.substr(0, colon))) return error(pos, "forbidden field in trailer");
+      case state::trailer:
+        if (trailer_line(in, len, pos, out)) return out;
         break;
-      }
       case state::done:
         return {status::done, pos};
     }

@@ -33,6 +33,11 @@ class chunked_decoder {
 
  private:
   enum class state : uint8_t { size_line, data, data_crlf, trailer, done };
+  // One line of the size or the trailer section at `pos`: true when `out`
+  // is the step's result (more is needed, an error, the end); false when
+  // the line was taken and `pos` moved past it.
+  bool size_line(const char* in, size_t len, size_t& pos, step_result& out);
+  bool trailer_line(const char* in, size_t len, size_t& pos, step_result& out);
   state state_ = state::size_line;
   uint64_t remaining_ = 0;
   size_t trailer_bytes_ = 0;

@@ -3,9 +3,16 @@
 #include <cstring>
 
 #include "core/http1/host.h"
+#include "core/util/text.h"
 
 namespace baton::http1 {
 namespace {
+
+using util::equals_ignore_case;
+using util::for_each_list_element;
+using util::parse_decimal;
+using util::starts_with_ignore_case;
+using util::trim_ows;
 
 
 // The same test as is_field_value_char, written as a branch-free reduction
@@ -24,36 +31,6 @@ parse_result fail(int status, const char* reason) {
 }
 
 
-std::string_view trim_ows(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-// Calls fn(element) for each non-empty element of a comma-separated list
-// (RFC 9110 section 5.6.1: recipients ignore empty elements).
-template <typename Fn>
-void for_each_list_element(std::string_view list, Fn&& fn) {
-  while (!list.empty()) {
-    size_t comma = list.find(',');
-    std::string_view element = trim_ows(list.substr(0, comma));
-    if (!element.empty()) fn(element);
-    if (comma == std::string_view::npos) break;
-    list.remove_prefix(comma + 1);
-  }
-}
-
-bool parse_decimal(std::string_view s, uint64_t& out) {
-  if (s.empty() || s.size() > 18) return false;  // 18 digits cannot overflow
-  uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + static_cast<uint64_t>(c - '0');
-  }
-  out = v;
-  return true;
-}
-
 // Splits an origin-form or absolute-form path into path and query. The
 // target holds no fragment: parse_target has refused it.
 void split_path_query(std::string_view rest, request& out) {
@@ -65,10 +42,6 @@ void split_path_query(std::string_view rest, request& out) {
     out.path = rest.substr(0, q);
     out.query = rest.substr(q + 1);
   }
-}
-
-bool starts_with_ignore_case(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && equals_ignore_case(s.substr(0, prefix.size()), prefix);
 }
 
 parse_result parse_target(std::string_view target, request& out) {
@@ -134,7 +107,7 @@ parse_result parse_target(std::string_view target, request& out) {
 
 parse_result parse_request_line(std::string_view line, request& out) {
   size_t i = 0;
-  while (i < line.size() && detail::token_table[static_cast<unsigned char>(line[i])]) ++i;
+  while (i < line.size() && exchange::detail::token_table[static_cast<unsigned char>(line[i])]) ++i;
   if (i == 0 || i == line.size() || line[i] != ' ') return fail(400, "invalid method");
   out.method = line.substr(0, i);
   out.is_head = out.method == "HEAD";
@@ -175,7 +148,7 @@ parse_result note_header(header& h, header_facts& facts, request& out) {
   // Most fields are none of these: the length and first letter rule them out
   // before any full comparison.
   char first = static_cast<char>(n[0] | 0x20);
-  if (first != 'h' && first != 'e' && first != 'c' && first != 't') return {parse_status::complete};
+  if (first != 'h' && first != 'e' && first != 'c' && first != 't' && first != 'u') return {parse_status::complete};
   switch (n.size()) {
     case 4:
       if (equals_ignore_case(n, "host")) {
@@ -193,12 +166,16 @@ parse_result note_header(header& h, header_facts& facts, request& out) {
         out.expect_continue = true;
       }
       break;
+    case 7:
+      if (equals_ignore_case(n, "upgrade")) out.upgrade_field = true;
+      break;
     case 10:
       if (equals_ignore_case(n, "connection")) {
         for_each_list_element(h.value, [&](std::string_view token) {
           if (equals_ignore_case(token, "close")) facts.connection_close = true;
           else if (equals_ignore_case(token, "keep-alive")) facts.connection_keep_alive = true;
           else if (equals_ignore_case(token, "upgrade")) out.upgrade = true;
+          return true;
         });
       }
       break;
@@ -252,6 +229,7 @@ parse_result decide_framing(const header_facts& facts, const limits& lim, reques
         } else {
           unknown = true;
         }
+        return true;
       });
     }
     // RFC 9112 section 7.1: chunked defines no parameters. One that carries
@@ -279,7 +257,7 @@ parse_result decide_framing(const header_facts& facts, const limits& lim, reques
 parse_result parse_header_line(std::string_view line, header& h) {
   if (line.front() == ' ' || line.front() == '\t') return fail(400, "obsolete line folding");
   size_t i = 0;
-  while (i < line.size() && detail::token_table[static_cast<unsigned char>(line[i])]) ++i;
+  while (i < line.size() && exchange::detail::token_table[static_cast<unsigned char>(line[i])]) ++i;
   if (i == line.size() || line[i] != ':') {
     return fail(400, (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
                          ? "whitespace before colon"
@@ -295,19 +273,6 @@ parse_result parse_header_line(std::string_view line, header& h) {
 
 }  // namespace
 
-
-bool equals_ignore_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    unsigned char x = static_cast<unsigned char>(a[i]);
-    unsigned char y = static_cast<unsigned char>(b[i]);
-    if (x == y) continue;
-    // Equal but for case only if both are the same ASCII letter.
-    unsigned char folded = static_cast<unsigned char>(x | 0x20);
-    if (folded != (y | 0x20) || folded < 'a' || folded > 'z') return false;
-  }
-  return true;
-}
 
 parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, const limits& lim,
                            header* storage, request& out) {

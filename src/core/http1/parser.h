@@ -7,21 +7,21 @@
 // those bytes are.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
+#include "core/exchange/fields.h"
+#include "core/exchange/head.h"
+
 namespace baton::http1 {
 
-struct header {
-  std::string_view name;
-  std::string_view value;
-};
+// A field as the parser finds it: the exchange's own type, so a parsed
+// head hands its fields over without a copy of the array.
+using header = exchange::field;
+using exchange::target_form;
 
 enum class body_framing : uint8_t { none, length, chunked };
-
-enum class target_form : uint8_t { origin, absolute, authority, asterisk };
 
 struct request {
   std::string_view method;
@@ -37,6 +37,7 @@ struct request {
   bool expect_continue = false;
   bool is_head = false;
   bool upgrade = false;  // a Connection: upgrade token was present
+  bool upgrade_field = false;  // an Upgrade field was present
   body_framing framing = body_framing::none;
   uint64_t content_length = 0;
   // The header fields in the order sent. For an absolute-form target the
@@ -80,33 +81,9 @@ parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, co
 // At most this many empty lines (CRLF) may precede a request-line.
 inline constexpr size_t max_leading_empty_lines = 4;
 
-// Character classes shared with the chunked decoder and the response writer,
-// as tables so the hot loops index rather than call.
-namespace detail {
-constexpr std::array<bool, 256> make_token_table() {
-  std::array<bool, 256> t{};
-  for (int c = '0'; c <= '9'; ++c) t[c] = true;
-  for (int c = 'a'; c <= 'z'; ++c) t[c] = true;
-  for (int c = 'A'; c <= 'Z'; ++c) t[c] = true;
-  for (char c : std::string_view("!#$%&'*+-.^_`|~")) t[static_cast<unsigned char>(c)] = true;
-  return t;
-}
-
-constexpr std::array<bool, 256> make_field_value_table() {
-  std::array<bool, 256> t{};
-  t['\t'] = true;
-  for (int c = 0x20; c <= 0x7e; ++c) t[c] = true;
-  for (int c = 0x80; c <= 0xff; ++c) t[c] = true;  // obs-text
-  return t;
-}
-
-inline constexpr auto token_table = make_token_table();
-inline constexpr auto field_value_table = make_field_value_table();
-}  // namespace detail
-
-inline bool is_token_char(unsigned char c) { return detail::token_table[c]; }
-// VCHAR, obs-text, SP, HTAB
-inline bool is_field_value_char(unsigned char c) { return detail::field_value_table[c]; }
-bool equals_ignore_case(std::string_view a, std::string_view b);
+// Character classes shared with the chunked decoder (RFC 9110's, kept once
+// in exchange/fields.h).
+using exchange::is_field_value_char;
+using exchange::is_token_char;
 
 }  // namespace baton::http1

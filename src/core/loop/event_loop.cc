@@ -2,55 +2,13 @@
 
 #include "core/handoff/parker.h"
 
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <ctime>
-#include <stdexcept>
 #include <system_error>
 
 namespace baton::loop {
-
-event_loop::event_loop() {
-  epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
-  if (epoll_fd_ < 0) throw std::system_error(errno, std::generic_category(), "epoll_create1");
-  wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (wake_fd_ < 0) {
-    int saved = errno;
-    ::close(epoll_fd_);
-    throw std::system_error(saved, std::generic_category(), "eventfd");
-  }
-  epoll_event ev{};
-  ev.events = EPOLLIN;
-  ev.data.ptr = nullptr;  // null marks the wake fd
-  epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &ev);
-  update_clock();
-}
-
-event_loop::~event_loop() {
-  if (wake_fd_ >= 0) ::close(wake_fd_);
-  if (epoll_fd_ >= 0) ::close(epoll_fd_);
-}
-
-void event_loop::add(int fd, uint32_t events, io_handler* handler) {
-  epoll_event ev{};
-  ev.events = events;
-  ev.data.ptr = handler;
-  if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) < 0) {
-    throw std::system_error(errno, std::generic_category(), "epoll_ctl add");
-  }
-}
-
-void event_loop::modify(int fd, uint32_t events, io_handler* handler) {
-  epoll_event ev{};
-  ev.events = events;
-  ev.data.ptr = handler;
-  epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd, &ev);
-}
-
-void event_loop::remove(int fd) { epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr); }
 
 // --- the timer heap ---
 
@@ -233,38 +191,22 @@ void event_loop::run_once(int max_wait_ms) {
       timeout = 0;
     }
   }
-  epoll_event events[256];
   int n;
   if (hooks_.before_wait != nullptr && timeout != 0) {
     hooks_.before_wait(hooks_.context);
-    n = epoll_wait(epoll_fd_, events, 256, timeout);
+    n = backend_wait(timeout);
     int saved = errno;
     if (hooks_.after_wait != nullptr) hooks_.after_wait(hooks_.context);
     errno = saved;
   } else {
-    n = epoll_wait(epoll_fd_, events, 256, timeout);
+    n = backend_wait(timeout);
   }
   if (timeout != 0) parked_.store(false, std::memory_order_relaxed);
   update_clock();
-  if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "epoll_wait");
-  bool woken = false;
-  for (int i = 0; i < n; ++i) {
-    auto* handler = static_cast<io_handler*>(events[i].data.ptr);
-    if (handler == nullptr) {
-      uint64_t count;
-      ssize_t ignored = ::read(wake_fd_, &count, sizeof count);
-      (void)ignored;
-      woken = true;
-      continue;
-    }
-    handler->on_io(events[i].events);
-    // Completions from other threads are taken between events, not only
-    // once per pass: a pool thread waiting for its next job should not wait
-    // for a whole pass of socket work.
-    if (inbox_pending()) drain_inbox();
-  }
+  if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "waiting for events");
+  bool woken = backend_dispatch(n);
   drain_inbox();
-  if (woken && wake_handler_ != nullptr) wake_handler_->on_io(EPOLLIN);
+  if (woken && wake_handler_ != nullptr) wake_handler_->on_io(readable);
   run_due_timers();
 }
 

@@ -4,8 +4,10 @@
 //
 // One thread runs a loop; every method must be called on it except post(),
 // wake() and request_wake(), which any thread (and wake(), a signal handler)
-// may call. The epoll calls sit behind this narrow class so a kqueue sibling
-// can be built for macOS without touching its users.
+// may call. The kernel's readiness interface is the backend's, in a file of
+// its own (epoll.cc: registration, the wait and its dispatch), behind the
+// few private functions below; a kqueue sibling can replace it for macOS
+// without touching the loop's users, who see only the loop's own event bits.
 //
 // Another event loop can drive this one (the inverted ASGI shape): watch
 // backend_fd() for readability, call run_once(0) when it is readable or when
@@ -16,13 +18,15 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/handoff/notice_queue.h"
 
 namespace baton::loop {
 
-// Receives readiness for one file descriptor. `events` is an EPOLL* mask.
+// Receives readiness for one file descriptor. `events` is a mask of the
+// loop's bits (event_loop::readable, writable, error, hangup).
 class io_handler {
  public:
   virtual void on_io(uint32_t events) = 0;
@@ -78,8 +82,11 @@ class event_loop {
   event_loop(const event_loop&) = delete;
   event_loop& operator=(const event_loop&) = delete;
 
-  static constexpr uint32_t readable = 0x001;  // EPOLLIN
-  static constexpr uint32_t writable = 0x004;  // EPOLLOUT
+  // The loop's event bits: what add() and modify() take and on_io() gets.
+  static constexpr uint32_t readable = 0x001;
+  static constexpr uint32_t writable = 0x004;
+  static constexpr uint32_t error = 0x008;   // reported whatever was asked for
+  static constexpr uint32_t hangup = 0x010;  // both directions shut; reported whatever was asked for
 
   // Throws std::system_error when the kernel refuses (ENOMEM, a bad fd).
   void add(int fd, uint32_t events, io_handler* handler);
@@ -105,6 +112,8 @@ class event_loop {
   void set_inbox_handler(inbox_handler* handler) { inbox_handler_ = handler; }
   // How many times post() had to write the eventfd (tests and probes).
   uint64_t wake_writes() const { return wake_writes_.load(std::memory_order_relaxed); }
+  // Any thread: whether the loop has marked itself parked for its wait (tests).
+  bool parked() const { return parked_.load(std::memory_order_seq_cst); }
   // While other threads are expected to post soon (pool jobs in flight), a
   // pass that would block first polls the inbox for a while (at most
   // `microseconds`): a completion that arrives within it costs no eventfd
@@ -156,6 +165,15 @@ class event_loop {
 
  private:
   void update_clock();
+  // The backend (epoll.cc): opening and closing the kernel's interface; one
+  // wait of at most `timeout_ms` (the number of ready descriptors, or -1
+  // with errno set); then the ready handlers called in turn, the inbox
+  // taken between them (true when the wake fd was among them).
+  struct backend_state;
+  void backend_open();
+  void backend_close();
+  int backend_wait(int timeout_ms);
+  bool backend_dispatch(int ready);
   void run_due_timers();
   void drain_inbox();
   bool inbox_pending() const { return !inbox_.empty(); }
@@ -167,8 +185,9 @@ class event_loop {
   void sift_down(size_t i);
   void heap_remove(size_t i);
 
-  int epoll_fd_ = -1;
+  int epoll_fd_ = -1;  // the backend's descriptor (backend_fd())
   int wake_fd_ = -1;
+  std::unique_ptr<backend_state> backend_;
   bool stopped_ = false;
   int64_t now_ms_ = 0;
   io_handler* wake_handler_ = nullptr;

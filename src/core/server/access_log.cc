@@ -20,28 +20,12 @@ constexpr size_t hand_over_bytes = size_t{64} * 1024;  // wake the writer early 
 constexpr size_t max_waiting_bytes = 16u << 20;  // drop lines past this
 constexpr auto write_interval = std::chrono::milliseconds(50);
 
-std::string_view request_field(const http1::request& head, std::string_view name) {
-  for (size_t i = 0; i < head.header_count; ++i) {
-    if (util::ascii_equals_ignore_case(head.headers[i].name, name)) return head.headers[i].value;
-  }
-  return {};
-}
-
-// A field of a raw response head ("HTTP/1.1 200 OK\r\nname: value\r\n...").
-std::string_view response_field(std::string_view head, std::string_view name) {
-  size_t line = head.find("\r\n");
-  while (line != std::string_view::npos) {
-    line += 2;
-    size_t end = head.find("\r\n", line);
-    if (end == std::string_view::npos || end == line) break;
-    std::string_view field = head.substr(line, end - line);
-    size_t colon = field.find(':');
-    if (colon != std::string_view::npos && util::ascii_equals_ignore_case(field.substr(0, colon), name)) {
-      return util::trim_ows(field.substr(colon + 1));
-    }
-    line = end;
-  }
-  return {};
+// "HTTP/1.1", "HTTP/2.0" and so on, for the request line and %(H)s.
+void append_protocol(std::string& out, const exchange::request_head& h) {
+  out.append("HTTP/");
+  out.push_back(static_cast<char>('0' + h.version_major % 10));
+  out.push_back('.');
+  out.push_back(static_cast<char>('0' + h.version_minor % 10));
 }
 
 // Client-supplied text goes into the line with quotes, backslashes and
@@ -89,7 +73,7 @@ void append_number(std::string& out, uint64_t v) {
 // The user of a Basic Authorization field, or "".
 std::string basic_user(std::string_view field) {
   field = util::trim_ows(field);
-  if (field.size() < 6 || !util::ascii_equals_ignore_case(field.substr(0, 6), "basic ")) return {};
+  if (field.size() < 6 || !util::equals_ignore_case(field.substr(0, 6), "basic ")) return {};
   std::string decoded;
   uint32_t bits = 0;
   int count = 0;
@@ -175,7 +159,7 @@ void access_log::compile(std::string_view format) {
       {"r", atom::request_line}, {"m", atom::method}, {"U", atom::path}, {"q", atom::query},
       {"H", atom::protocol}, {"s", atom::status}, {"B", atom::bytes}, {"b", atom::bytes_or_dash},
       {"f", atom::referer}, {"a", atom::agent}, {"T", atom::seconds}, {"D", atom::micros},
-      {"M", atom::millis}, {"L", atom::decimal_seconds}, {"p", atom::pid},
+      {"M", atom::millis}, {"L", atom::decimal_seconds}, {"p", atom::pid}, {"R", atom::received},
   };
   std::string literal;
   auto flush_literal = [&]() {
@@ -215,7 +199,7 @@ void access_log::compile(std::string_view format) {
 }
 
 void access_log::append(std::string& out, const access_record& r) {
-  const http1::request& h = *r.head;
+  const exchange::request_head& h = *r.head;
   for (const piece& p : pieces_) {
     switch (p.kind) {
       case atom::literal: out += p.text; break;
@@ -223,7 +207,7 @@ void access_log::append(std::string& out, const access_record& r) {
       case atom::remote: append_or_dash(out, r.client); break;
       case atom::dash:
       case atom::environ: out.push_back('-'); break;
-      case atom::user: append_or_dash(out, basic_user(request_field(h, "authorization"))); break;
+      case atom::user: append_or_dash(out, basic_user(h.find("authorization"))); break;
       case atom::time: {
         time_t now = time(nullptr);
         if (now != time_for_) {
@@ -239,20 +223,22 @@ void access_log::append(std::string& out, const access_record& r) {
         append_escaped(out, h.method);
         out.push_back(' ');
         append_escaped(out, h.target);
-        out.append(h.version_minor == 1 ? " HTTP/1.1" : " HTTP/1.0");
+        out.push_back(' ');
+        append_protocol(out, h);
         break;
       case atom::method: append_escaped(out, h.method); break;
       case atom::path: append_escaped(out, h.path); break;
       case atom::query: append_escaped(out, h.query); break;
-      case atom::protocol: out.append(h.version_minor == 1 ? "HTTP/1.1" : "HTTP/1.0"); break;
+      case atom::protocol: append_protocol(out, h); break;
       case atom::status: append_number(out, static_cast<uint64_t>(r.status)); break;
       case atom::bytes: append_number(out, r.body_bytes); break;
       case atom::bytes_or_dash:
         if (r.body_bytes == 0) out.push_back('-');
         else append_number(out, r.body_bytes);
         break;
-      case atom::referer: append_or_dash(out, request_field(h, "referer")); break;
-      case atom::agent: append_or_dash(out, request_field(h, "user-agent")); break;
+      case atom::received: append_number(out, r.received_bytes); break;
+      case atom::referer: append_or_dash(out, h.find("referer")); break;
+      case atom::agent: append_or_dash(out, h.find("user-agent")); break;
       case atom::seconds: append_number(out, static_cast<uint64_t>(r.duration_us / 1000000)); break;
       case atom::micros: append_number(out, static_cast<uint64_t>(r.duration_us)); break;
       case atom::millis: append_number(out, static_cast<uint64_t>(r.duration_us / 1000)); break;
@@ -264,8 +250,10 @@ void access_log::append(std::string& out, const access_record& r) {
         break;
       }
       case atom::pid: append_number(out, static_cast<uint64_t>(pid_)); break;
-      case atom::request_header: append_or_dash(out, request_field(h, p.text)); break;
-      case atom::response_header: append_or_dash(out, response_field(r.response_head, p.text)); break;
+      case atom::request_header: append_or_dash(out, h.find(p.text)); break;
+      case atom::response_header:
+        append_or_dash(out, r.response_fields != nullptr ? r.response_fields->find(p.text) : std::string_view());
+        break;
     }
   }
   out.push_back('\n');

@@ -9,7 +9,8 @@
 // grow. Each write holds whole lines; into a pipe, at most PIPE_BUF bytes at
 // a time so lines of several worker processes never interleave.
 //
-// Atoms: h l u t r m U q H s B b f a T D M L p, {Header}i (request),
+// Atoms: h l u t r m U q H s B b f a T D M L p, and R (the bytes a
+// WebSocket received; baton's own), {Header}i (request),
 // {Header}o (response), {name}e (always "-": there is no environ in core).
 // An unknown atom prints "-". %% is a percent sign.
 #pragma once
@@ -27,17 +28,19 @@
 #include <thread>
 #include <vector>
 
-#include "core/http1/parser.h"
+#include "core/exchange/fields.h"
+#include "core/exchange/head.h"
 
 namespace baton::server {
 
 struct access_record {
-  const http1::request* head = nullptr;
+  const exchange::request_head* head = nullptr;
   std::string_view client;         // the client's address ("" for a Unix socket peer)
   int status = 0;
   uint64_t body_bytes = 0;
+  uint64_t received_bytes = 0;     // a WebSocket's bytes from the client (0 for a request)
   int64_t duration_us = 0;
-  std::string_view response_head;  // the response's head as sent, for {Header}o; may be empty
+  const exchange::field_list* response_fields = nullptr;  // for {Header}o; may be null
 };
 
 class access_log {
@@ -66,6 +69,7 @@ class access_log {
  private:
   enum class atom : uint8_t {
     literal, remote, dash, user, time, request_line, method, path, query, protocol, status, bytes, bytes_or_dash,
+    received,
     referer, agent, seconds, micros, millis, decimal_seconds, pid, request_header, response_header, environ
   };
   struct piece {

@@ -1,19 +1,19 @@
-// How requests reach the application: the server hands each stream to a
+// How requests reach the application: the server hands each exchange to a
 // dispatcher, which runs its app side now (inline), on another thread (the
 // pool, asyncio), or declines because every runner is busy (the server then
-// queues the stream and offers it again when one is free).
+// queues the exchange and offers it again when one is free).
 #pragma once
 
-#include "core/http1/stream.h"
+#include "core/exchange/exchange.h"
 
 namespace baton::server {
 
-// Produces a response for one stream, on whatever thread calls it. It must
-// leave the stream finished (finish() or fail()); it never calls app_done(),
+// Produces a response for one exchange, on whatever thread calls it. It must
+// leave the exchange finished (finish() or fail()); it never calls app_done(),
 // which belongs to whoever ran it.
 class request_handler {
  public:
-  virtual void handle(http1::stream& s) = 0;
+  virtual void handle(exchange::exchange& s) = 0;
 
  protected:
   ~request_handler() = default;
@@ -21,16 +21,16 @@ class request_handler {
 
 class dispatcher {
  public:
-  // Loop thread. Takes the stream (and the app-side reference the server
+  // Loop thread. Takes the exchange (and the app-side reference the server
   // attached) if a runner is free, or the dispatcher has its own place for
   // it to wait (the pool's queue), and returns true; false leaves it with
-  // the server. A stream run directly on the loop thread (set_direct) has had
+  // the server. An exchange run directly on the loop thread (set_direct) has had
   // app_done() called by the time this returns.
-  virtual bool try_start(http1::stream* s) = 0;
-  // Loop thread: the done notice of a stream this dispatcher started on
+  virtual bool try_start(exchange::exchange* s) = 0;
+  // Loop thread: the done notice of an exchange this dispatcher started on
   // another thread has arrived.
-  virtual void finished(http1::stream*) {}
-  // Loop thread: whether streams it started are still running on other
+  virtual void finished(exchange::exchange*) {}
+  // Loop thread: whether exchanges it started are still running on other
   // threads (their done notices are due: the loop spins briefly for them
   // before it parks).
   virtual bool expects_completions() const { return false; }
@@ -45,7 +45,7 @@ class dispatcher {
 class inline_dispatcher final : public dispatcher {
  public:
   explicit inline_dispatcher(request_handler& handler) : handler_(handler) {}
-  bool try_start(http1::stream* s) override {
+  bool try_start(exchange::exchange* s) override {
     if (busy_) return false;
     busy_ = true;
     s->set_direct(true);

@@ -1,5 +1,5 @@
 // The native hello route: a fixed answer produced entirely in C++, through
-// the same connection and stream code as any app. It is the ceiling that
+// the same connection and exchange code as any app. It is the ceiling that
 // the Python shapes are measured against.
 #pragma once
 
@@ -9,7 +9,7 @@ namespace baton::server {
 
 class native_hello final : public request_handler {
  public:
-  void handle(http1::stream& s) override {
+  void handle(exchange::exchange& s) override {
     static constexpr std::string_view body = "Hello, World!";
     s.begin_response(200, "200 OK");
     s.add_header("content-type", "text/plain");

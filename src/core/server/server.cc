@@ -27,17 +27,25 @@ constexpr int trim_interval_ms = 1000;
 constexpr int park_spin_us = 20;
 // Freeing this much in one trim pass is worth a malloc_trim.
 constexpr size_t trim_release_bytes = 1u << 20;
-// Streams kept for reuse; more than this many idle ones are freed.
-constexpr size_t max_free_streams = 1024;
+// Exchanges kept for reuse; more than this many idle ones are freed.
+constexpr size_t max_free_exchanges = 1024;
 }  // namespace
 
 server::server(const server_config& config, std::vector<int> listeners)
     : config_(config),
-      header_scratch_(config.connection.request_limits.max_headers),
-      context_{loop_,    config_.connection, *this,      shared_input_, header_scratch_.data(),
-               draining_, config.local,        &refusing_, config.access != nullptr && config.access->times_requests(),
-               &output_spares_} {
-  config_.connection.streams.stopping = &draining_;
+      header_scratch_(config.http1.request_limits.max_headers),
+      wire_(config.server_header),
+      session_context_{loop_, config_.session, *this, shared_input_, &output_spares_},
+      http1_context_{config_.http1, *this,       header_scratch_.data(),
+                     draining_,     wire_,       config.local,
+                     &refusing_,    config.access != nullptr && config.access->times_requests()},
+      ws_wire_(config_.websocket.deflate),
+      ws_context_{config_.websocket, *this, inflater_} {
+  config_.http1.exchanges.stopping = &draining_;
+  if (config_.websocket.enabled) {
+    http1_context_.websocket = &config_.websocket;
+    http1_context_.websocket_wire = &ws_wire_;
+  }
   listeners_ = std::vector<listener_watch>(listeners.size());
   for (size_t i = 0; i < listeners.size(); ++i) {
     int fd = listeners[i];
@@ -76,9 +84,9 @@ server::~server() {
     if (l.fd >= 0) ::close(l.fd);
   }
   // Notices posted after the last pass (app sides that finished late) hold
-  // references: take them so every stream comes back before it is freed.
+  // references: take them so every exchange comes back before it is freed.
   loop_.run_once(0);
-  for (http1::stream* s : free_streams_) delete s;
+  for (exchange::exchange* x : free_exchanges_) delete x;
 }
 
 // --- running ----------------------------------------------------------------
@@ -96,6 +104,9 @@ const char* stop_reason_name(stop_reason r) {
 }
 
 void server::start() {
+  // One signal policy for every shape (on_io): with handle_signals off the
+  // embedding program owns the signals and passes them on (deliver_signal).
+  signals_ = std::make_unique<loop_signals>(loop_.wake_fd(), &draining_, config_.retire_signal, config_.handle_signals);
   for (listener_watch& l : listeners_) loop_.add(l.fd, loop::event_loop::readable, &l);
   loop_.arm(trim_timer_, loop_.now_ms() + trim_interval_ms);
   if (config_.heartbeat != nullptr || config_.app_timeout_ms > 0) watch_.on_timer();
@@ -112,9 +123,6 @@ void server::run() {
   struct sigaction ignore{};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore, nullptr);
-  if (config_.handle_signals) {
-    signals_ = std::make_unique<loop_signals>(loop_.wake_fd(), &draining_, config_.retire_signal);
-  }
   start();
   while (!loop_.stopped()) {
     loop_.run_once(-1);
@@ -133,9 +141,9 @@ void server::run_posted_pass() {
   after_pass();
 }
 
-void server::run_nested_pass(http1::stream* s) {
-  if (s->conn != nullptr) s->conn->on_stream_news(s);
-  if (s->cancelled() || loop_.stopped()) return;
+void server::run_nested_pass(exchange::exchange* x) {
+  if (x->sink != nullptr) x->sink->on_exchange_news(x);
+  if (x->cancelled() || loop_.stopped()) return;
   ++nested_depth_;
   loop_.run_once(-1);
   --nested_depth_;
@@ -196,6 +204,10 @@ void server::on_io(uint32_t) {
 void server::begin_drain(bool retire) {
   if (shutting_down_) return;
   refusing_ = !retire && config_.refuse_while_draining;
+  // WebSockets close with 1012 (service restart) when a replacement takes
+  // over, so their clients reconnect; with 1001 (going away) on a stop.
+  ws_context_.drain_code = retire ? ws::close_code::service_restart : ws::close_code::going_away;
+  ws_context_.drain_begun = true;
   if (retire && config_.catch_hangup && stop_reason_ == stop_reason::hangup) {
     // Reloading in place: the sockets outlive this server (take_listeners).
     for (listener_watch& l : listeners_) {
@@ -219,24 +231,44 @@ void server::retire(stop_reason why) {
   begin_drain(true);
 }
 
-void server::request_done(http1::stream* s) {
-  ++requests_done_;
-  if (config_.access != nullptr) {
-    int64_t now_ns = 0;
-    if (s->started_ns > 0) {
-      timespec ts;
-      clock_gettime(CLOCK_MONOTONIC, &ts);
-      now_ns = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-    }
-    access_record r;
-    r.head = &s->head();
-    r.client = s->peer().address;
-    r.status = s->response_status();
-    r.body_bytes = s->response_body_bytes();
-    r.duration_us = s->started_ns > 0 ? (now_ns - s->started_ns) / 1000 : 0;
-    r.response_head = s->response_head_bytes();
-    config_.access->record(r);
+void server::request_done(exchange::exchange* x) {
+  if (config_.access != nullptr) log_access(*x, x->response_status(), x->response_body_bytes(), 0);
+  count_request();
+}
+
+// A 101 the app finished for a WebSocket: the session goes on as one.
+std::unique_ptr<session::protocol> server::upgrade(session::session& s, exchange::exchange& x) {
+  if (!x.upgrade().websocket() || !x.switched()) return nullptr;
+  return std::make_unique<ws::protocol>(ws_context_, s, x);
+}
+
+// One access log line per WebSocket, when it ends: the 101, how long the
+// connection lasted, and the bytes each way.
+void server::websocket_closed(exchange::exchange& x, const ws::closed_record& r) {
+  if (config_.access != nullptr) log_access(x, 101, r.bytes_out, r.bytes_in);
+  count_request();
+}
+
+void server::log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in) {
+  int64_t now_ns = 0;
+  if (x.started_ns > 0) {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now_ns = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
   }
+  access_record r;
+  r.head = &x.head();
+  r.client = x.peer().address;
+  r.status = status;
+  r.body_bytes = bytes_out;
+  r.received_bytes = bytes_in;
+  r.duration_us = x.started_ns > 0 ? (now_ns - x.started_ns) / 1000 : 0;
+  r.response_fields = &x.response_fields();
+  config_.access->record(r);
+}
+
+void server::count_request() {
+  ++requests_done_;
   if (config_.max_requests != 0 && requests_done_ == config_.max_requests) {
     log::write(log::level::info, "served %llu requests (--max-requests): recycling this worker",
                static_cast<unsigned long long>(requests_done_));
@@ -254,8 +286,8 @@ void server::watch::on_timer() {
   if (config.heartbeat != nullptr) config.heartbeat->store(now, std::memory_order_relaxed);
   if (config.app_timeout_ms > 0) {
     bool abandoned = false;
-    for (http1::connection* c = owner->live_; c != nullptr;) {
-      http1::connection* next = c->next;
+    for (session::session* c = owner->live_; c != nullptr;) {
+      session::session* next = c->next;
       int64_t since = c->in_app_since();
       if (since >= 0 && now - since >= config.app_timeout_ms) {
         c->abandon_app();
@@ -304,13 +336,13 @@ void server::accept_from(listener_watch& l) {
       int one = 1;
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }
-    auto* c = new http1::connection(context_, fd, peer, static_cast<uint16_t>(&l - listeners_.data()));
+    auto* c = new session::session(session_context_, fd, peer, static_cast<uint16_t>(&l - listeners_.data()));
     c->next = live_;
     if (live_ != nullptr) live_->prev = c;
     live_ = c;
     ++live_count_;
     try {
-      c->start();
+      c->start(std::make_unique<http1::protocol>(http1_context_, *c));
     } catch (const std::exception& e) {
       // One connection the kernel will not watch (ENOMEM, ENOSPC) must not
       // stop the worker: drop it.
@@ -344,110 +376,110 @@ void server::resume_accepting() {
   }
 }
 
-// --- streams ----------------------------------------------------------------
+// --- exchanges ----------------------------------------------------------------
 
-http1::stream* server::new_stream() {
-  if (!free_streams_.empty()) {
-    http1::stream* s = free_streams_.back();
-    free_streams_.pop_back();
-    return s;
+exchange::exchange* server::new_exchange() {
+  if (!free_exchanges_.empty()) {
+    exchange::exchange* x = free_exchanges_.back();
+    free_exchanges_.pop_back();
+    return x;
   }
-  ++streams_allocated_;
-  return new http1::stream(*this, loop_, config_.connection.streams);
+  ++exchanges_allocated_;
+  return new exchange::exchange(*this, loop_, config_.http1.exchanges);
 }
 
-void server::recycle(http1::stream* s) {
-  if (free_streams_.size() < max_free_streams) {
-    free_streams_.push_back(s);
+void server::recycle(exchange::exchange* x) {
+  if (free_exchanges_.size() < max_free_exchanges) {
+    free_exchanges_.push_back(x);
   } else {
-    --streams_allocated_;
-    delete s;
+    --exchanges_allocated_;
+    delete x;
   }
 }
 
-void server::submit(http1::stream* s) {
-  s->attach_app();
+void server::submit(exchange::exchange* x) {
+  x->attach_app();
   // Requests already waiting go first.
-  if (fifo_head_ != nullptr) enqueue(s, false);
-  else start_or_queue(s, false);
+  if (fifo_head_ != nullptr) enqueue(x, false);
+  else start_or_queue(x, false);
 }
 
-// Offers `s` to the dispatcher; queues it (at the back, or the front when
+// Offers `x` to the dispatcher; queues it (at the back, or the front when
 // it came from the queue) when no runner is free. True when it started.
-bool server::start_or_queue(http1::stream* s, bool front) {
-  if (dispatcher_ != nullptr && dispatcher_->try_start(s)) {
-    if (s->direct()) {
+bool server::start_or_queue(exchange::exchange* x, bool front) {
+  if (dispatcher_ != nullptr && dispatcher_->try_start(x)) {
+    if (x->direct()) {
       // It ran to completion on this thread, maybe for seconds: deadlines
       // set from here on must not start from the time the pass began.
       loop_.refresh_clock();
-      app_finished(s);
+      app_finished(x);
     }
     return true;
   }
-  enqueue(s, front);
+  enqueue(x, front);
   return false;
 }
 
-void server::enqueue(http1::stream* s, bool front) {
+void server::enqueue(exchange::exchange* x, bool front) {
   if (front) {
-    s->fifo_next = fifo_head_;
-    fifo_head_ = s;
-    if (fifo_tail_ == nullptr) fifo_tail_ = s;
+    x->fifo_next = fifo_head_;
+    fifo_head_ = x;
+    if (fifo_tail_ == nullptr) fifo_tail_ = x;
   } else {
-    s->fifo_next = nullptr;
-    if (fifo_tail_ != nullptr) fifo_tail_->fifo_next = s;
-    else fifo_head_ = s;
-    fifo_tail_ = s;
+    x->fifo_next = nullptr;
+    if (fifo_tail_ != nullptr) fifo_tail_->fifo_next = x;
+    else fifo_head_ = x;
+    fifo_tail_ = x;
   }
   ++fifo_length_;
   queued_.store(fifo_length_, std::memory_order_relaxed);
   if (fifo_length_ >= config_.max_queued_requests) pause_accepting();
 }
 
-// Starts queued streams, oldest first, while runners are free. A stream
-// whose client left while it waited is dropped without reaching the app.
+// Starts queued exchanges, oldest first, while runners are free. One whose
+// client left while it waited is dropped without reaching the app.
 void server::pump_queue() {
   if (pumping_) return;
   pumping_ = true;
   while (fifo_head_ != nullptr) {
-    http1::stream* s = fifo_head_;
-    fifo_head_ = s->fifo_next;
+    exchange::exchange* x = fifo_head_;
+    fifo_head_ = x->fifo_next;
     if (fifo_head_ == nullptr) fifo_tail_ = nullptr;
-    s->fifo_next = nullptr;
+    x->fifo_next = nullptr;
     --fifo_length_;
     queued_.store(fifo_length_, std::memory_order_relaxed);
-    if (s->cancelled()) {
-      s->release();  // the app side's reference: it never ran
+    if (x->cancelled()) {
+      x->release();  // the app side's reference: it never ran
       continue;
     }
-    if (!start_or_queue(s, true)) break;
+    if (!start_or_queue(x, true)) break;
   }
   pumping_ = false;
   if (fifo_length_ < config_.max_queued_requests / 2) resume_accepting();
 }
 
-// The app side of `s` is done (on this thread, or its done notice came in).
-void server::app_finished(http1::stream* s) {
-  if (s->conn != nullptr) s->conn->on_app_done(s);
-  s->release();  // the app side's reference
+// The app side of `x` is done (on this thread, or its done notice came in).
+void server::app_finished(exchange::exchange* x) {
+  if (x->sink != nullptr) x->sink->on_app_done(x);
+  x->release();  // the app side's reference
 }
 
-void server::stream_news(http1::stream* s) {
-  if (s->conn != nullptr) s->conn->on_stream_news(s);
+void server::exchange_news(exchange::exchange* x) {
+  if (x->sink != nullptr) x->sink->on_exchange_news(x);
 }
 
 void server::on_notices(handoff::notice_link* list) {
   while (list != nullptr) {
     handoff::notice_link* next = list->notice_next;
     bool done = false;
-    http1::stream* s = http1::stream::from_notice(list, done);
+    exchange::exchange* x = exchange::exchange::from_notice(list, done);
     if (done) {
-      if (dispatcher_ != nullptr) dispatcher_->finished(s);
-      app_finished(s);
+      if (dispatcher_ != nullptr) dispatcher_->finished(x);
+      app_finished(x);
     } else {
-      s->clear_queued();
-      stream_news(s);
-      s->release();  // the inbox's reference
+      x->clear_queued();
+      exchange_news(x);
+      x->release();  // the inbox's reference
     }
     list = next;
   }
@@ -456,9 +488,9 @@ void server::on_notices(handoff::notice_link* list) {
 
 // --- connections ----------------------------------------------------------------
 
-void server::connection_lingering(http1::connection*) { ++lingering_count_; }
+void server::session_lingering(session::session*) { ++lingering_count_; }
 
-void server::connection_closed(http1::connection* c, bool was_lingering) {
+void server::session_closed(session::session* c, bool was_lingering) {
   if (was_lingering) --lingering_count_;
   if (c->prev != nullptr) c->prev->next = c->next;
   else live_ = c->next;
@@ -472,7 +504,7 @@ void server::connection_closed(http1::connection* c, bool was_lingering) {
 // (and never inside a nested pass, whose caller may be one of them).
 void server::reap() {
   if (nested_depth_ > 0) return;
-  for (http1::connection* c : closed_) delete c;
+  for (session::session* c : closed_) delete c;
   closed_.clear();
 }
 
@@ -492,13 +524,13 @@ void server::after_pass() {
 // too (what makes an idle connection cost its few hundred bytes of state).
 void server::idle_trim::on_timer() {
   size_t freed = 0;
-  for (http1::connection* c = owner->live_; c != nullptr; c = c->next) freed += c->release_idle_memory();
+  for (session::session* c = owner->live_; c != nullptr; c = c->next) freed += c->release_idle_memory();
   freed += owner->output_spares_.release();
-  while (owner->free_streams_.size() > owner->streams_kept_when_idle()) {
-    delete owner->free_streams_.back();
-    owner->free_streams_.pop_back();
-    --owner->streams_allocated_;
-    freed += sizeof(http1::stream);
+  while (owner->free_exchanges_.size() > owner->exchanges_kept_when_idle()) {
+    delete owner->free_exchanges_.back();
+    owner->free_exchanges_.pop_back();
+    --owner->exchanges_allocated_;
+    freed += sizeof(exchange::exchange);
   }
   if (freed >= trim_release_bytes) malloc_trim(0);
   owner->loop_.arm(owner->trim_timer_, owner->loop_.now_ms() + trim_interval_ms);
@@ -513,8 +545,8 @@ void server::begin_shutdown() {
   log::write(log::level::info, "shutting down: finishing %zu open connection(s), at most %d ms%s", live_count_,
              config_.graceful_timeout_ms, refusing_ ? "; new requests get 503 meanwhile" : "");
   if (!refusing_) close_listeners();
-  for (http1::connection* c = live_; c != nullptr;) {
-    http1::connection* next = c->next;
+  for (session::session* c = live_; c != nullptr;) {
+    session::session* next = c->next;
     c->drain();
     c = next;
   }
@@ -541,17 +573,17 @@ void server::close_listeners() {
 }
 
 void server::close_all() {
-  for (http1::connection* c = live_; c != nullptr;) {
-    http1::connection* next = c->next;
+  for (session::session* c = live_; c != nullptr;) {
+    session::session* next = c->next;
     c->close_now();
     c = next;
   }
   // Requests that never reached a runner will not now.
   while (fifo_head_ != nullptr) {
-    http1::stream* s = fifo_head_;
-    fifo_head_ = s->fifo_next;
-    s->fifo_next = nullptr;
-    s->release();
+    exchange::exchange* x = fifo_head_;
+    fifo_head_ = x->fifo_next;
+    x->fifo_next = nullptr;
+    x->release();
   }
   fifo_tail_ = nullptr;
   fifo_length_ = 0;

@@ -1,10 +1,11 @@
-// The server: listening sockets, the connection registry, the streams and
+// The server: listening sockets, the registry of sessions, the exchanges and
 // their queue, signals and the graceful stop, around one event loop.
 //
-// Requests become streams (recycled through a free list) that go to a
-// dispatcher; when it has no free runner they wait in a FIFO, reading pauses
-// on their connections (each connection has one request in flight), and
-// accepting pauses once the FIFO holds max_queued_requests.
+// An accepted connection is a session running HTTP/1. Requests become
+// exchanges (recycled through a free list) that go to a dispatcher; when it
+// has no free runner they wait in a FIFO, reading pauses on their sessions
+// (an HTTP/1 connection has one request in flight), and accepting pauses
+// once the FIFO holds max_queued_requests.
 //
 // Shutdown has three steps. begin: stop accepting, close the listeners,
 // close idle connections, and make every later response say
@@ -30,18 +31,24 @@
 #include <memory>
 #include <vector>
 
-#include "core/http1/connection.h"
-#include "core/http1/local_routes.h"
-#include "core/http1/stream.h"
+#include "core/exchange/exchange.h"
+#include "core/http1/encoder.h"
+#include "core/http1/protocol.h"
+#include "core/local/local_routes.h"
 #include "core/loop/event_loop.h"
+#include "core/session/session.h"
 #include "core/server/access_log.h"
 #include "core/server/dispatcher.h"
 #include "core/server/signals.h"
+#include "core/ws/protocol.h"
 
 namespace baton::server {
 
 struct server_config {
-  http1::connection_settings connection;
+  http1::settings http1;
+  session::session_settings session;
+  ws::settings websocket;  // enabled: openings go to the app as WebSockets
+  std::string server_header = "baton";  // the Server field's value when the app sends none ("" for none)
   int graceful_timeout_ms = 5000;
   int max_accepts_per_wake = 64;
   size_t max_queued_requests = 1024;  // accepting pauses past this many waiting requests
@@ -56,7 +63,7 @@ struct server_config {
   int app_timeout_ms = 0;             // a request inside the app longer: 504, then retire; 0: off
   int heartbeat_interval_ms = 1000;
   std::atomic<int64_t>* heartbeat = nullptr;  // the loop's clock (ms), stored while the loop runs
-  const http1::local_routes* local = nullptr; // health path and static files
+  const local::local_routes* local = nullptr; // health path and static files
   access_log* access = nullptr;
 };
 
@@ -65,8 +72,10 @@ const char* stop_reason_name(stop_reason r);
 
 class server final : private loop::io_handler,
                      private loop::inbox_handler,
-                     private http1::connection_host,
-                     private http1::stream_owner {
+                     private session::session_host,
+                     private http1::exchange_host,
+                     private ws::host,
+                     private exchange::exchange_owner {
  public:
   // Listener fds are already bound and listening; the server makes them
   // non-blocking and closes them when shutdown begins.
@@ -92,7 +101,7 @@ class server final : private loop::io_handler,
   // One pass that never blocks, and the work between passes.
   void run_pass();
   // The same, less the sockets: what was posted to the loop (answers to
-  // send, streams that ended) and due timers. A caller that runs it after
+  // send, exchanges that ended) and due timers. A caller that runs it after
   // its own callbacks posted, and run_pass() only when backend_fd() is
   // readable, reads every ready socket once per turn of its own loop: the
   // requests of one turn start together, and their answers leave together.
@@ -102,6 +111,11 @@ class server final : private loop::io_handler,
   bool drained() const { return loop_.stopped() || (shutting_down_ && busy_connections() == 0); }
   void finish();
 
+  // Any thread: a signal the embedding program caught (handle_signals off),
+  // taken as the server's own handlers take theirs: TERM and INT drain (a
+  // second INT stops at once), QUIT stops at once, the retire signal
+  // retires, USR1 reopens the access log.
+  static void deliver_signal(int signo) { loop_signals::deliver(signo); }
   // Thread-safe: asks the loop to begin a graceful shutdown (or, with
   // `immediate`, to close everything at once).
   // `retire`: the listeners close at once (a replacement takes over).
@@ -117,11 +131,11 @@ class server final : private loop::io_handler,
   bool shutting_down() const { return shutting_down_; }
 
   // For an app side running on the loop thread that must wait for its
-  // stream (a body still arriving, a socket that is full): lets the
-  // connection see the stream's news, then runs one pass of the loop, which
+  // exchange (a body still arriving, a socket that is full): lets the
+  // protocol see the exchange's news, then runs one pass of the loop, which
   // serves every other connection meanwhile. Dispatches nothing new: the
   // inline dispatcher is busy, so new requests queue.
-  void run_nested_pass(http1::stream* s);
+  void run_nested_pass(exchange::exchange* x);
 
   // Counters for tests and probes (queued_requests() from any thread).
   size_t live_connections() const { return live_count_; }
@@ -152,28 +166,32 @@ class server final : private loop::io_handler,
 
   void on_io(uint32_t events) override;  // the loop's wake
   void on_notices(handoff::notice_link* list) override;
-  http1::stream* new_stream() override;
-  void submit(http1::stream* s) override;
-  void connection_closed(http1::connection* c, bool was_lingering) override;
-  void connection_lingering(http1::connection* c) override;
-  // Connections a drain waits for: those not merely lingering.
+  exchange::exchange* new_exchange() override;
+  void submit(exchange::exchange* x) override;
+  void session_closed(session::session* s, bool was_lingering) override;
+  void session_lingering(session::session* s) override;
+  // Sessions a drain waits for: those not merely lingering.
   size_t busy_connections() const { return live_count_ - lingering_count_; }
-  void stream_news(http1::stream* s) override;
-  void recycle(http1::stream* s) override;
-  void request_done(http1::stream* s) override;
+  void exchange_news(exchange::exchange* x) override;
+  void recycle(exchange::exchange* x) override;
+  void request_done(exchange::exchange* x) override;
+  std::unique_ptr<session::protocol> upgrade(session::session& s, exchange::exchange& x) override;
+  void websocket_closed(exchange::exchange& x, const ws::closed_record& r) override;
+  void log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in);
+  void count_request();  // a response (or a WebSocket) is done: max_requests counts it
   void retire(stop_reason why);
   void begin_drain(bool retire);
 
-  // Streams the free list keeps across an idle second: enough for the
+  // Exchanges the free list keeps across an idle second: enough for the
   // requests in flight at once lately, not the peak of a burst long gone.
-  size_t streams_kept_when_idle() const { return 64; }
+  size_t exchanges_kept_when_idle() const { return 64; }
   void accept_from(listener_watch& l);
   void pause_accepting();
   void resume_accepting();
-  bool start_or_queue(http1::stream* s, bool front);
-  void enqueue(http1::stream* s, bool front);
+  bool start_or_queue(exchange::exchange* x, bool front);
+  void enqueue(exchange::exchange* x, bool front);
   void pump_queue();
-  void app_finished(http1::stream* s);
+  void app_finished(exchange::exchange* x);
   void close_all();
   void close_listeners();
   void reap();
@@ -187,10 +205,15 @@ class server final : private loop::io_handler,
   server_config config_;
   loop::event_loop loop_;
   std::atomic<bool> draining_{false};
-  http1::receive_buffer shared_input_;
-  net::output_queue::spares output_spares_;  // before context_ and the connections: they park storage here
+  session::receive_buffer shared_input_;
+  net::output_queue::spares output_spares_;  // before the contexts and the sessions: they park storage here
   std::vector<http1::header> header_scratch_;
-  http1::connection_context context_;
+  http1::encoder wire_;
+  session::session_context session_context_;
+  http1::context http1_context_;
+  ws::inflater inflater_;  // the loop's: every WebSocket session's decompressor
+  ws::wire ws_wire_;
+  ws::context ws_context_;
   baton::server::dispatcher* dispatcher_ = nullptr;
   std::vector<listener_watch> listeners_;
   bool accept_paused_for_queue_ = false;
@@ -204,18 +227,18 @@ class server final : private loop::io_handler,
   bool refusing_ = false;  // draining, listeners open, every new request answered 503
   std::vector<int> kept_listeners_;
   uint64_t requests_done_ = 0;
-  http1::connection* live_ = nullptr;  // intrusive list of open connections
-  std::vector<http1::connection*> closed_;
+  session::session* live_ = nullptr;  // intrusive list of open sessions
+  std::vector<session::session*> closed_;
   size_t live_count_ = 0;
   size_t lingering_count_ = 0;
-  // Streams waiting for a runner, oldest first (linked through fifo_next).
-  http1::stream* fifo_head_ = nullptr;
-  http1::stream* fifo_tail_ = nullptr;
+  // Exchanges waiting for a runner, oldest first (linked through fifo_next).
+  exchange::exchange* fifo_head_ = nullptr;
+  exchange::exchange* fifo_tail_ = nullptr;
   size_t fifo_length_ = 0;
   std::atomic<size_t> queued_{0};  // fifo_length_, readable from other threads
   bool pumping_ = false;
-  std::vector<http1::stream*> free_streams_;
-  size_t streams_allocated_ = 0;
+  std::vector<exchange::exchange*> free_exchanges_;
+  size_t exchanges_allocated_ = 0;
   std::unique_ptr<loop_signals> signals_;
   std::unique_ptr<stop_watchdog> watchdog_;
   std::atomic<int> shutdown_requested_{0};  // 1 graceful, 2 immediate, 3 graceful retire

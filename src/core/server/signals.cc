@@ -70,7 +70,10 @@ int64_t monotonic_ms() {
 
 }  // namespace
 
-loop_signals::loop_signals(int fd, std::atomic<bool>* stopping, int retire_signal) {
+void loop_signals::deliver(int signo) { on_signal(signo); }
+
+loop_signals::loop_signals(int fd, std::atomic<bool>* stopping, int retire_signal, bool install)
+    : installed_(install) {
   wake_fd.store(fd);
   stopping_flag.store(stopping);
   terminate_count.store(0);
@@ -80,6 +83,8 @@ loop_signals::loop_signals(int fd, std::atomic<bool>* stopping, int retire_signa
   reopen_count.store(0);
   stops_seen.store(0);
   interrupts_seen.store(0);
+  retire_signo = retire_signal;
+  if (!install) return;
   struct sigaction sa{};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
@@ -88,7 +93,6 @@ loop_signals::loop_signals(int fd, std::atomic<bool>* stopping, int retire_signa
   sigaction(SIGINT, &sa, &previous_int);
   sigaction(SIGQUIT, &sa, &previous_quit);
   sigaction(SIGUSR1, &sa, &previous_usr1);
-  retire_signo = retire_signal;
   if (retire_signal != 0) sigaction(retire_signal, &sa, &previous_retire);
   // The caller may have blocked these until now, so that one arriving
   // before the handlers existed waited instead of killing the process: it
@@ -101,11 +105,13 @@ loop_signals::loop_signals(int fd, std::atomic<bool>* stopping, int retire_signa
 }
 
 loop_signals::~loop_signals() {
-  sigaction(SIGTERM, &previous_term, nullptr);
-  sigaction(SIGINT, &previous_int, nullptr);
-  sigaction(SIGQUIT, &previous_quit, nullptr);
-  sigaction(SIGUSR1, &previous_usr1, nullptr);
-  if (retire_signo != 0) sigaction(retire_signo, &previous_retire, nullptr);
+  if (installed_) {
+    sigaction(SIGTERM, &previous_term, nullptr);
+    sigaction(SIGINT, &previous_int, nullptr);
+    sigaction(SIGQUIT, &previous_quit, nullptr);
+    sigaction(SIGUSR1, &previous_usr1, nullptr);
+    if (retire_signo != 0) sigaction(retire_signo, &previous_retire, nullptr);
+  }
   retire_signo = 0;
   wake_fd.store(-1);
   stopping_flag.store(nullptr);

@@ -23,7 +23,11 @@ class loop_signals {
   // for none) is a graceful stop that closes the listeners at once; other
   // signals keep whatever disposition they had. SIGUSR1 asks for log files
   // to be reopened.
-  loop_signals(int wake_fd, std::atomic<bool>* stopping, int retire_signal = 0);
+  //
+  // With `install` false no handler is installed: the embedding program
+  // owns the signals (asyncio, in the ASGI shapes) and passes each on with
+  // deliver(), so one policy (server::on_io) serves every shape.
+  loop_signals(int wake_fd, std::atomic<bool>* stopping, int retire_signal = 0, bool install = true);
   ~loop_signals();                     // restores the previous ones
   loop_signals(const loop_signals&) = delete;
   loop_signals& operator=(const loop_signals&) = delete;
@@ -37,9 +41,15 @@ class loop_signals {
     int reopen = 0;     // SIGUSR1: reopen log files
   };
   counts take();
+  // Any thread (and async-signal-safe): counts `signo` as the handlers
+  // would, and wakes the loop.
+  static void deliver(int signo);
   // True once a stop signal has arrived and not yet been taken. Cheap: two
   // relaxed loads.
   static bool pending();
+
+ private:
+  bool installed_;
 };
 
 // Runs beside the loop while the server runs. Once a stop is asked for (a

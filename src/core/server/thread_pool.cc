@@ -11,7 +11,7 @@
 
 namespace baton::server {
 namespace {
-thread_local stream_waiter* this_thread_waiter = nullptr;
+thread_local exchange_waiter* this_thread_waiter = nullptr;
 }  // namespace
 
 int available_cpus() {
@@ -21,14 +21,14 @@ int available_cpus() {
   return CPU_COUNT(&set);
 }
 
-stream_waiter* thread_pool::current_waiter() { return this_thread_waiter; }
+exchange_waiter* thread_pool::current_waiter() { return this_thread_waiter; }
 
 thread_pool::thread_pool(request_handler& handler, thread_pool_hooks& hooks, int threads, dispatcher* fallback,
                          size_t queue_capacity)
     : handler_(handler), hooks_(hooks), fallback_(fallback) {
   for (int i = 0; i < threads; ++i) workers_.push_back(std::make_unique<worker>(*this, i));
   // With the inline fallback, a job no thread is free for runs on the loop.
-  if (fallback == nullptr) queue_ = std::make_unique<handoff::spmc_ring<http1::stream>>(std::max<size_t>(queue_capacity, 1));
+  if (fallback == nullptr) queue_ = std::make_unique<handoff::spmc_ring<exchange::exchange>>(std::max<size_t>(queue_capacity, 1));
   oldest_first_ = threads > 1 && hooks.oldest_first();
   in_hand_.resize(static_cast<size_t>(threads));
   // On one CPU a spinning worker only delays the thread it waits for.
@@ -87,7 +87,7 @@ thread_pool::worker* thread_pool::claim_idle() {
   return nullptr;
 }
 
-bool thread_pool::try_start(http1::stream* s) {
+bool thread_pool::try_start(exchange::exchange* s) {
   s->pool_order = next_order_++;
   // While older jobs wait in the queue, a new one joins them there rather
   // than going to an idle thread ahead of them.
@@ -119,9 +119,9 @@ bool thread_pool::try_start(http1::stream* s) {
   return true;
 }
 
-void thread_pool::finished(http1::stream*) { --jobs_in_flight_; }
+void thread_pool::finished(exchange::exchange*) { --jobs_in_flight_; }
 
-void thread_pool::put_in_hand(int index, http1::stream* s) {
+void thread_pool::put_in_hand(int index, exchange::exchange* s) {
   std::lock_guard<std::mutex> guard(in_hand_lock_);
   in_hand_[static_cast<size_t>(index)] = {s, s->pool_order};
 }
@@ -133,14 +133,14 @@ void thread_pool::put_in_hand(int index, http1::stream* s) {
 // start oldest first; without it each job is bound to its thread
 // and waits as long as that thread loses the race for the GIL, and the
 // pool-fairness probe's p99 grows with the number of threads waiting.
-http1::stream* thread_pool::take_oldest(int index) {
+exchange::exchange* thread_pool::take_oldest(int index) {
   std::lock_guard<std::mutex> guard(in_hand_lock_);
   job_in_hand& mine = in_hand_[static_cast<size_t>(index)];
   job_in_hand* oldest = &mine;
   for (job_in_hand& other : in_hand_) {
     if (other.s != nullptr && other.order < oldest->order) oldest = &other;
   }
-  http1::stream* s = oldest->s;
+  exchange::exchange* s = oldest->s;
   if (oldest != &mine) {
     *oldest = mine;
     order_swaps_.fetch_add(1, std::memory_order_relaxed);
@@ -149,26 +149,26 @@ http1::stream* thread_pool::take_oldest(int index) {
   return s;
 }
 
-void thread_pool::worker::wait(http1::stream&, uint64_t token) {
+void thread_pool::worker::wait(exchange::exchange&, uint64_t token) {
   owner.hooks_.detach();
   parker.wait(token);
   owner.hooks_.attach();
 }
 
-http1::stream* thread_pool::worker::next_job() {
-  if (http1::stream* s = jobs.try_pop()) return s;
+exchange::exchange* thread_pool::worker::next_job() {
+  if (exchange::exchange* s = jobs.try_pop()) return s;
   return owner.queue_ != nullptr ? owner.queue_->try_pop() : nullptr;
 }
 
 // Polls for a job for a few microseconds, still attached, as long as no
 // other thread waits for what this one holds.
-http1::stream* thread_pool::worker::spin_for_job() {
+exchange::exchange* thread_pool::worker::spin_for_job() {
   int64_t limit_ns = owner.hooks_.attached_spin_ns();
   timespec start;
   clock_gettime(CLOCK_MONOTONIC, &start);
   while (true) {
     for (int i = 0; i < 32; ++i) {
-      if (http1::stream* s = next_job()) return s;
+      if (exchange::exchange* s = next_job()) return s;
       handoff::cpu_relax();
     }
     if (owner.stopping_.load(std::memory_order_relaxed) || !owner.hooks_.may_spin_attached()) return nullptr;
@@ -178,8 +178,8 @@ http1::stream* thread_pool::worker::spin_for_job() {
   }
 }
 
-http1::stream* thread_pool::worker::wait_for_job() {
-  http1::stream* s = nullptr;
+exchange::exchange* thread_pool::worker::wait_for_job() {
+  exchange::exchange* s = nullptr;
   idle.store(true, std::memory_order_relaxed);
   // Pairs with the fence in try_start() after a push to the queue.
   std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -216,7 +216,7 @@ void thread_pool::worker::run() {
   this_thread_waiter = this;
   hooks.thread_started(index);
   while (true) {
-    http1::stream* s = next_job();
+    exchange::exchange* s = next_job();
     if (s == nullptr && owner.spin_attached_ && hooks.may_spin_attached()) s = spin_for_job();
     if (s == nullptr || hooks.hand_over_due()) {
       hooks.detach();
@@ -230,7 +230,7 @@ void thread_pool::worker::run() {
     if (owner.oldest_first_) s = owner.take_oldest(index);
     s->set_waker(this);
     if (!s->cancelled()) owner.handler_.handle(*s);
-    s->app_done();  // the stream is the loop's again: not touched after this
+    s->app_done();  // the exchange is the loop's again: not touched after this
   }
   hooks.thread_stopping(index);
   this_thread_waiter = nullptr;

@@ -1,7 +1,7 @@
-// The pool: N threads run the app's side of streams while the loop thread
+// The pool: N threads run the app's side of exchanges while the loop thread
 // does everything else.
 //
-// Jobs cross from the loop two ways, both carrying stream pointers. A thread
+// Jobs cross from the loop two ways, both carrying exchange pointers. A thread
 // that is idle (parked, its flag up) is claimed by the loop and gets its job
 // in its own single-producer/single-consumer ring, with a wake. When no
 // thread is idle (or older jobs wait there), the job goes to the pool's
@@ -17,7 +17,7 @@
 // threads' hands start oldest first, whichever thread runs first. A thread
 // with no job spins briefly (still attached, if nobody waits for what it
 // holds), then parks on its futex parker. Completions come back as the
-// streams' done notices through the loop's inbox, which wakes the loop only
+// exchanges' done notices through the loop's inbox, which wakes the loop only
 // if it is parked.
 //
 // What a thread must hold to run the app (the GIL) is the hooks' business:
@@ -39,7 +39,7 @@
 #include "core/handoff/spmc_ring.h"
 #include "core/handoff/spsc_ring.h"
 #include "core/server/dispatcher.h"
-#include "core/server/stream_wait.h"
+#include "core/server/exchange_wait.h"
 
 namespace baton::server {
 
@@ -96,8 +96,8 @@ class thread_pool final : public dispatcher {
   // joins them. Whatever the hooks hold must be free for them meanwhile.
   void stop_and_join();
 
-  bool try_start(http1::stream* s) override;
-  void finished(http1::stream* s) override;
+  bool try_start(exchange::exchange* s) override;
+  void finished(exchange::exchange* s) override;
   bool expects_completions() const override { return jobs_in_flight_ > 0 && spin_loop_; }
 
   // Threads parked idle (any thread; a snapshot).
@@ -113,19 +113,19 @@ class thread_pool final : public dispatcher {
   uint64_t order_swaps() const { return order_swaps_.load(std::memory_order_relaxed); }
 
  private:
-  struct worker final : stream_waiter, http1::app_waker {
+  struct worker final : exchange_waiter, exchange::app_waker {
     worker(thread_pool& pool, int index) : owner(pool), index(index), jobs(1) {}
     uint64_t prepare() override { return parker.prepare_wait(); }
     void cancel() override { parker.cancel_wait(); }
-    void wait(http1::stream& s, uint64_t token) override;
+    void wait(exchange::exchange& s, uint64_t token) override;
     void wake() override { parker.notify(); }
     void run();
     // The next job without waiting: this thread's ring, then the pool's queue.
-    http1::stream* next_job();
-    http1::stream* spin_for_job();
+    exchange::exchange* next_job();
+    exchange::exchange* spin_for_job();
     // Idle: raises the flag and parks until the loop hands this thread a job,
     // the queue has one, or the pool stops (null then).
-    http1::stream* wait_for_job();
+    exchange::exchange* wait_for_job();
 
     thread_pool& owner;
     int index;
@@ -136,7 +136,7 @@ class thread_pool final : public dispatcher {
     // Down at first: jobs that come before the threads are ready wait in
     // the queue, which each thread looks at before it parks.
     std::atomic<bool> idle{false};
-    handoff::spsc_ring<http1::stream> jobs;
+    handoff::spsc_ring<exchange::exchange> jobs;
     handoff::parker parker;
     std::thread thread;
   };
@@ -148,7 +148,7 @@ class thread_pool final : public dispatcher {
   thread_pool_hooks& hooks_;
   dispatcher* fallback_;
   std::vector<std::unique_ptr<worker>> workers_;
-  std::unique_ptr<handoff::spmc_ring<http1::stream>> queue_;  // null: no pool queue
+  std::unique_ptr<handoff::spmc_ring<exchange::exchange>> queue_;  // null: no pool queue
   size_t jobs_in_flight_ = 0;
   // Once its attached spin (spin_for_job) is over, a worker parks at once:
   // spinning detached only takes CPU from the threads that hold the GIL
@@ -166,7 +166,7 @@ class thread_pool final : public dispatcher {
   // still in a ring or the queue is not in hand yet). A plain lock:
   // held for a few loads and stores, by pool threads only, twice per job.
   struct job_in_hand {
-    http1::stream* s = nullptr;
+    exchange::exchange* s = nullptr;
     uint64_t order = 0;
   };
   bool oldest_first_ = false;
@@ -174,12 +174,12 @@ class thread_pool final : public dispatcher {
   std::vector<job_in_hand> in_hand_;
   uint64_t next_order_ = 0;  // loop thread; only the order matters, not gaps (a job the pool refused)
   std::atomic<uint64_t> order_swaps_{0};
-  void put_in_hand(int index, http1::stream* s);
-  http1::stream* take_oldest(int index);
+  void put_in_hand(int index, exchange::exchange* s);
+  exchange::exchange* take_oldest(int index);
 
  public:
   // The waiter of the calling worker thread (null on any other thread).
-  static stream_waiter* current_waiter();
+  static exchange_waiter* current_waiter();
 };
 
 }  // namespace baton::server

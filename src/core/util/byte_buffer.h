@@ -52,6 +52,11 @@ class byte_buffer {
     if (begin_ == end_) begin_ = end_ = 0;
   }
   void clear() { begin_ = end_ = 0; }
+  // Forgets the last n live bytes.
+  void drop_back(size_t n) {
+    end_ -= n < size() ? n : size();
+    if (begin_ == end_) begin_ = end_ = 0;
+  }
 
   // Gives memory back when a burst made the buffer large.
   void shrink_if_idle(size_t keep) {

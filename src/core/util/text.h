@@ -1,22 +1,30 @@
-// Small text helpers shared by core's HTTP code: decimal lengths, list
-// tokens, hex digits. Each lives here once.
+// Small text helpers shared by core's HTTP code and the bridge: case-blind
+// compares, decimal lengths, list elements, hex digits. Each lives here once.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace baton::util {
 
-inline bool ascii_equals_ignore_case(std::string_view a, std::string_view b) {
+// ASCII letters compared without regard to case; every other byte as itself.
+inline bool equals_ignore_case(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x + 32);
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y + 32);
-    if (x != y) return false;
+    auto x = static_cast<unsigned char>(a[i]);
+    auto y = static_cast<unsigned char>(b[i]);
+    if (x == y) continue;
+    // Equal but for case only if both are the same ASCII letter.
+    auto folded = static_cast<unsigned char>(x | 0x20);
+    if (folded != (y | 0x20) || folded < 'a' || folded > 'z') return false;
   }
   return true;
+}
+
+inline bool starts_with_ignore_case(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && equals_ignore_case(s.substr(0, prefix.size()), prefix);
 }
 
 inline std::string_view trim_ows(std::string_view s) {
@@ -37,16 +45,28 @@ inline bool parse_decimal(std::string_view s, uint64_t& out) {
   return true;
 }
 
-// Whether a comma-separated list (RFC 9110 section 5.6.1) holds `token`,
-// compared without regard to case.
-inline bool has_list_token(std::string_view list, std::string_view token) {
+// Calls fn(element) for each non-empty element of a comma-separated list
+// (RFC 9110 section 5.6.1: recipients ignore empty elements), trimmed of
+// optional whitespace. `fn` returns false to stop the walk.
+template <typename Fn>
+void for_each_list_element(std::string_view list, Fn&& fn) {
   while (!list.empty()) {
     size_t comma = list.find(',');
-    if (ascii_equals_ignore_case(trim_ows(list.substr(0, comma)), token)) return true;
-    if (comma == std::string_view::npos) break;
+    std::string_view element = trim_ows(list.substr(0, comma));
+    if (!element.empty() && !fn(element)) return;
+    if (comma == std::string_view::npos) return;
     list.remove_prefix(comma + 1);
   }
-  return false;
+}
+
+// Whether a comma-separated list holds `token`, compared without regard to case.
+inline bool has_list_token(std::string_view list, std::string_view token) {
+  bool found = false;
+  for_each_list_element(list, [&](std::string_view element) {
+    found = equals_ignore_case(element, token);
+    return !found;
+  });
+  return found;
 }
 
 inline int hex_digit(char c) {
@@ -54,6 +74,22 @@ inline int hex_digit(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+// The bytes of `in` with each %XX escape decoded once (a '%' not followed by
+// two hex digits stays as it is).
+inline std::string percent_decoded(std::string_view in) {
+  std::string out;
+  out.reserve(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == '%' && i + 2 < in.size() && hex_digit(in[i + 1]) >= 0 && hex_digit(in[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex_digit(in[i + 1]) * 16 + hex_digit(in[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(in[i]);
+    }
+  }
+  return out;
 }
 
 // Copies the first n bytes of a view; an empty view's data() may be null,

@@ -141,6 +141,21 @@ async def app(scope, receive, send):
             listener.cancel()
         record(f"{tag} ended")
         return
+    if path == "/send-after-disconnect":
+        # Waits for http.disconnect, then sends: what the send does is
+        # recorded whatever it is (a return, or any exception).
+        tag = q.get("tag", "sad")
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
+        await send({"type": "http.response.body", "body": b"first", "more_body": True})
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        try:
+            await send({"type": "http.response.body", "body": b"late", "more_body": True})
+            outcome = "returned"
+        except BaseException as error:  # noqa: BLE001 - recorded, whatever it is
+            outcome = f"raised {type(error).__name__} OSError={isinstance(error, OSError)}"
+        record(f"{tag} send after the disconnect {outcome}")
+        return
     if path == "/wait-disconnect":
         tag = q.get("tag", "wait")
         await read_body(receive)

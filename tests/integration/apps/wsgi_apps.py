@@ -93,6 +93,15 @@ def app(environ, start_response):
             "body_b64": base64.b64encode(body).decode(),
             "body_length": len(body),
         })
+    if path == "/read-outcome":
+        # Records what the body read gave: its length, or the error it raised.
+        try:
+            body = read_all(stream)
+        except OSError as error:
+            record(f"read error: {error}")
+            raise
+        record(f"read {len(body)} bytes")
+        return json_response(start_response, {"body_length": len(body)})
     if path == "/read-sized":
         n = int(q.get("n", "7"))
         parts = []

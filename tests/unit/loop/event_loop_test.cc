@@ -297,7 +297,7 @@ TEST(EventLoop, PostFromAnotherThreadWakesAParkedLoop) {
   baton::handoff::notice_link node;
   auto start = std::chrono::steady_clock::now();
   std::thread poster([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let the loop park first
+    while (!loop.parked()) std::this_thread::yield();  // the loop has parked (it is in, or entering, its wait)
     loop.post(&node);
   });
   loop.run_once(bounded_wait_ms);

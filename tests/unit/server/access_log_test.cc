@@ -14,13 +14,14 @@
 
 namespace {
 
-namespace h = baton::http1;
+namespace x = baton::exchange;
 using baton::server::access_log;
 using baton::server::access_record;
 
 struct sample {
-  std::vector<h::header> headers;
-  h::request head;
+  std::vector<x::field> headers;
+  x::request_head head;
+  x::field_list response_fields;
   access_record record;
   sample() {
     headers = {{"User-Agent", "curl/8 \"x\"\x01"}, {"Referer", "http://r/"}, {"Authorization", "Basic Ym9iOnB3"},
@@ -30,14 +31,16 @@ struct sample {
     head.path = "/a/b";
     head.query = "x=1";
     head.version_minor = 0;
-    head.headers = headers.data();
-    head.header_count = headers.size();
+    head.fields = headers.data();
+    head.field_count = headers.size();
     record.head = &head;
     record.client = "10.1.2.3";
     record.status = 201;
     record.body_bytes = 0;
     record.duration_us = 1234567;
-    record.response_head = "HTTP/1.1 201 Created\r\nContent-Type: text/plain\r\nX-Trace: t1\r\n\r\n";
+    response_fields.add("Content-Type", "text/plain");
+    response_fields.add("X-Trace", "t1");
+    record.response_fields = &response_fields;
   }
 };
 

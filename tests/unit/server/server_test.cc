@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "core/server/server.h"
-#include "core/server/stream_wait.h"
+#include "core/server/exchange_wait.h"
 #include "core/server/thread_pool.h"
 
 namespace {
@@ -41,13 +41,13 @@ constexpr int scale = 1;
 // The app: echoes the request body after the path, so a response proves
 // which request it answers. /slow?ms=N sleeps first; every path is logged.
 struct echo_app final : srv::request_handler {
-  void handle(h::stream& s) override {
+  void handle(baton::exchange::exchange& s) override {
     std::string path(s.head().path);
     {
       std::lock_guard<std::mutex> guard(lock);
       paths.push_back(path);
     }
-    srv::stream_waiter* waiter = srv::thread_pool::current_waiter();
+    srv::exchange_waiter* waiter = srv::thread_pool::current_waiter();
     while (path == "/hold" && !release_hold.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     if (path == "/slow") {
       int ms = std::stoi(std::string(s.head().query.substr(3)));
@@ -57,17 +57,17 @@ struct echo_app final : srv::request_handler {
     bool failed = false;
     while (true) {
       std::string_view view;
-      h::stream::read_status r = h::stream::read_status::pending;
+      baton::exchange::exchange::read_status r = baton::exchange::exchange::read_status::pending;
       srv::wait_until(*waiter, s, [&] {
         r = s.try_read(view);
-        return r != h::stream::read_status::pending;
+        return r != baton::exchange::exchange::read_status::pending;
       });
-      if (r == h::stream::read_status::data) {
+      if (r == baton::exchange::exchange::read_status::data) {
         body.append(view);
         s.consume(view.size());
         continue;
       }
-      failed = r == h::stream::read_status::error;
+      failed = r == baton::exchange::exchange::read_status::error;
       break;
     }
     if (failed) {
@@ -81,12 +81,12 @@ struct echo_app final : srv::request_handler {
     size_t sent = 0;
     while (sent < answer.size()) {
       size_t piece = std::min<size_t>(answer.size() - sent, 4096);
-      h::stream::send_status st = h::stream::send_status::pending;
+      baton::exchange::exchange::send_status st = baton::exchange::exchange::send_status::pending;
       srv::wait_until(*waiter, s, [&] {
         st = s.try_send(answer.data() + sent, piece);
-        return st != h::stream::send_status::pending;
+        return st != baton::exchange::exchange::send_status::pending;
       });
-      if (st == h::stream::send_status::gone) {
+      if (st == baton::exchange::exchange::send_status::gone) {
         gone.fetch_add(1);
         return;
       }

@@ -1,0 +1,47 @@
+// The objects an ASGI app awaits and calls, as native types: the awaitable
+// that is already complete (a receive() whose event is there, a send() the
+// window took), and the receive and send callables of each request. All of
+// it runs on the asyncio thread with the GIL held.
+#pragma once
+
+#include "bridge/asgi/runner.h"
+#include "bridge/py_ref.h"
+
+namespace baton::bridge {
+
+// baton._baton.ClientDisconnected, the OSError a send() to a client that
+// has gone away raises (made at module init).
+extern PyObject* client_disconnected_type;
+
+// An awaitable that completes with `value_new_ref` (stolen) at once,
+// through am_send, without a Future or a suspension of the task.
+PyObject* make_completed(PyObject* value_new_ref);
+
+// What receive, send and the request's coroutine know of their request.
+// Each holds a reference to the runner's owner, so the runner outlives every
+// one of them (a task can call them, or end, after the server has closed);
+// the generation tells them apart from a later request on the same object.
+struct request_handle {
+  PyObject* owner;
+  asgi_runner* runner;
+  asgi_request* request;
+  uint64_t generation;
+
+  void bind(asgi_runner* to, asgi_request* r) {
+    owner = to->owner();
+    Py_XINCREF(owner);
+    runner = to;
+    request = r;
+    generation = r->generation;
+  }
+  void release() { Py_CLEAR(owner); }
+};
+
+// The request's receive() and send(message).
+PyObject* make_receive(asgi_runner* runner, asgi_request* r);
+PyObject* make_send(asgi_runner* runner, asgi_request* r);
+
+// Readies the types above (module init).
+bool awaitable_types_ready();
+
+}  // namespace baton::bridge

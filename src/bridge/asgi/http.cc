@@ -1,0 +1,429 @@
+// The HTTP scope and its messages: the scope built from the exchange's head
+// (a WebSocket's too: websocket.cc has its messages), receive()'s
+// http.request and http.disconnect events, and send()'s http.response.start,
+// http.response.body and http.response.pathsend.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "bridge/asgi/awaitables.h"
+#include "bridge/asgi/runner.h"
+#include "bridge/names.h"
+#include "core/exchange/fields.h"
+#include "core/util/log.h"
+#include "core/util/text.h"
+
+namespace baton::bridge {
+namespace {
+
+// Bytes of a header name or value: bytes, or a str of latin-1 characters.
+bool byte_view(PyObject* o, std::string_view& out) {
+  if (PyBytes_Check(o)) {
+    out = {PyBytes_AS_STRING(o), static_cast<size_t>(PyBytes_GET_SIZE(o))};
+    return true;
+  }
+  if (PyByteArray_Check(o)) {
+    out = {PyByteArray_AS_STRING(o), static_cast<size_t>(PyByteArray_GET_SIZE(o))};
+    return true;
+  }
+  if (PyUnicode_Check(o) && PyUnicode_KIND(o) == PyUnicode_1BYTE_KIND) {
+    out = {static_cast<const char*>(PyUnicode_DATA(o)), static_cast<size_t>(PyUnicode_GET_LENGTH(o))};
+    return true;
+  }
+  PyErr_Format(PyExc_TypeError, "header names and values must be bytes, not %.100s", Py_TYPE(o)->tp_name);
+  return false;
+}
+
+// ASGI path: percent-decoded, then UTF-8 (undecodable bytes replaced).
+PyObject* decode_path(std::string_view path) {
+  if (path.find('%') == std::string_view::npos) {
+    return PyUnicode_DecodeUTF8(path.data(), static_cast<Py_ssize_t>(path.size()), "replace");
+  }
+  std::string decoded = util::percent_decoded(path);
+  return PyUnicode_DecodeUTF8(decoded.data(), static_cast<Py_ssize_t>(decoded.size()), "replace");
+}
+
+// "200 OK" and the like, formatted once per status code.
+std::string_view status_line(int status) {
+  static std::string lines[1000];
+  std::string& line = lines[status];
+  if (line.empty()) {
+    line = std::to_string(status);
+    line += ' ';
+    line += exchange::status_reason(status);
+  }
+  return line;
+}
+
+bool set_new(PyObject* dict, PyObject* key, PyObject* value_new_ref) {
+  if (value_new_ref == nullptr) return false;
+  int rc = PyDict_SetItem(dict, key, value_new_ref);
+  Py_DECREF(value_new_ref);
+  return rc == 0;
+}
+
+// The request's fields, names lowercased, as (name, value) bytes pairs.
+py_ref header_list(const exchange::request_head& head) {
+  py_ref headers = py_ref::steal(PyList_New(static_cast<Py_ssize_t>(head.field_count)));
+  if (!headers) return {};
+  for (size_t i = 0; i < head.field_count; ++i) {
+    const exchange::field& h = head.fields[i];
+    PyObject* name = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(h.name.size()));
+    if (name == nullptr) return {};
+    char* p = PyBytes_AS_STRING(name);
+    for (size_t k = 0; k < h.name.size(); ++k) {
+      char c = h.name[k];
+      p[k] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+    }
+    PyObject* value = PyBytes_FromStringAndSize(h.value.data(), static_cast<Py_ssize_t>(h.value.size()));
+    PyObject* pair = value != nullptr ? PyTuple_Pack(2, name, value) : nullptr;
+    Py_DECREF(name);
+    Py_XDECREF(value);
+    if (pair == nullptr) return {};
+    // Two bytes objects cannot be part of a cycle: the collector need not
+    // look at the pair (it would untrack it itself, after looking once).
+    PyObject_GC_UnTrack(pair);
+    PyList_SET_ITEM(headers.get(), static_cast<Py_ssize_t>(i), pair);
+  }
+  return headers;
+}
+
+// The subprotocols a WebSocket opening offers, in order, as str.
+PyObject* subprotocol_list(const exchange::request_head& head) {
+  py_ref list = py_ref::steal(PyList_New(0));
+  if (!list) return nullptr;
+  bool ok = true;
+  for (size_t i = 0; ok && i < head.field_count; ++i) {
+    if (!util::equals_ignore_case(head.fields[i].name, "sec-websocket-protocol")) continue;
+    util::for_each_list_element(head.fields[i].value, [&](std::string_view p) {
+      py_ref item = py_ref::steal(PyUnicode_DecodeLatin1(p.data(), static_cast<Py_ssize_t>(p.size()), nullptr));
+      ok = item && PyList_Append(list.get(), item.get()) == 0;
+      return ok;
+    });
+  }
+  return ok ? list.release() : nullptr;
+}
+
+}  // namespace
+
+// path, raw_path and query_string. The path as the app sees it includes the
+// root path (as uvicorn gives it). ASGI's path for the forms that have none:
+// "*" (OPTIONS) and the authority itself (CONNECT), as the target gives them.
+bool asgi_runner::set_target(PyObject* d, const exchange::request_head& head) {
+  std::string_view path = head.form == exchange::target_form::asterisk    ? std::string_view("*")
+                          : head.form == exchange::target_form::authority ? head.target
+                                                                       : head.path;
+  bool ok;
+  if (!root_path_.empty()) {
+    std::string full = root_path_;
+    full.append(path);
+    ok = set_new(d, names.path, decode_path(full));
+  } else {
+    ok = set_new(d, names.path, decode_path(path));
+  }
+  ok = ok && set_new(d, names.raw_path, PyBytes_FromStringAndSize(path.data(), static_cast<Py_ssize_t>(path.size())));
+  return ok && set_new(d, names.query_string,
+                       PyBytes_FromStringAndSize(head.query.data(), static_cast<Py_ssize_t>(head.query.size())));
+}
+
+bool asgi_runner::set_client(PyObject* d, const exchange::peer_info& peer) {
+  if (peer.address.empty()) return PyDict_SetItem(d, names.client, Py_None) == 0;
+  if (!last_address_ || peer.address != last_address_text_) {
+    last_address_ =
+        py_ref::steal(PyUnicode_DecodeLatin1(peer.address.data(), static_cast<Py_ssize_t>(peer.address.size()), nullptr));
+    last_address_text_.assign(peer.address);
+  }
+  py_ref port = py_ref::steal(PyLong_FromLong(peer.port));
+  PyObject* client = last_address_ && port ? PyTuple_Pack(2, last_address_.get(), port.get()) : nullptr;
+  if (client != nullptr) PyObject_GC_UnTrack(client);  // a str and an int: no cycle
+  return set_new(d, names.client, client);
+}
+
+// What a trusted proxy said: the scheme and the port the client used.
+bool asgi_runner::set_scheme_and_server(PyObject* d, exchange::exchange& s, bool websocket) {
+  bool ok = true;
+  if (s.scheme() == "https") ok = PyDict_SetItem(d, names.scheme, websocket ? names.wss : names.https) == 0;
+  uint16_t listener = s.peer().listener < servers_.size() ? s.peer().listener : 0;
+  if (ok && listener != 0) ok = PyDict_SetItem(d, names.server, servers_[listener].get()) == 0;
+  if (ok && !s.forwarded_port().empty() && server_hosts_[listener]) {
+    uint64_t port = 0;
+    util::parse_decimal(s.forwarded_port(), port);
+    py_ref port_obj = py_ref::steal(PyLong_FromUnsignedLongLong(port));
+    ok = port_obj && set_new(d, names.server, PyTuple_Pack(2, server_hosts_[listener].get(), port_obj.get()));
+  }
+  return ok;
+}
+
+// The scope of an HTTP request, or of a WebSocket opening the core offers
+// to switch: the same keys, less the method and plus the subprotocols.
+py_ref asgi_runner::build_scope(exchange::exchange& s) {
+  const exchange::request_head& head = s.head();
+  bool websocket = s.upgrade().websocket();
+  const scope_templates& t = websocket ? websocket_templates_ : http_templates_;
+  py_ref scope = py_ref::steal(PyDict_Copy(t.scope.get()));
+  if (!scope) return {};
+  PyObject* d = scope.get();
+  bool ok = PyDict_SetItem(d, names.http_version, head.version_minor == 1 ? names.v1_1 : names.v1_0) == 0 &&
+            (websocket || set_new(d, names.method, method_text(head.method))) && set_target(d, head);
+  py_ref headers = ok ? header_list(head) : py_ref();
+  ok = headers && PyDict_SetItem(d, names.headers, headers.get()) == 0 && set_client(d, s.peer());
+  // Small dicts an app might change: fresh for every request (copies).
+  ok = ok && set_new(d, names.asgi, PyDict_Copy(t.asgi.get()));
+  ok = ok && set_new(d, names.extensions, PyDict_Copy(t.extensions.get()));
+  if (ok && state_) ok = set_new(d, names.state, PyDict_Copy(state_.get()));
+  ok = ok && set_scheme_and_server(d, s, websocket);
+  if (ok && websocket) ok = set_new(d, names.subprotocols, subprotocol_list(head));
+  if (!ok) return {};
+  return scope;
+}
+
+PyObject* asgi_runner::disconnect_event() {
+  Py_INCREF(disconnect_.get());
+  return disconnect_.get();
+}
+
+// The next event for receive(), if there is one now (`ready`).
+
+PyObject* asgi_runner::next_event(asgi_request* r, bool& ready) {
+  exchange::exchange& s = *r->s;
+  ready = true;
+  if (s.cancelled()) return disconnect_event();
+  if (r->request_complete) {
+    // After the body, receive() waits for the client to go away; the end of
+    // the response, or a client that half-closed, counts as gone.
+    if (r->response_complete || s.client_finished()) return disconnect_event();
+    ready = false;
+    return nullptr;
+  }
+  std::string_view view;
+  switch (s.try_read(view)) {
+    case exchange::exchange::read_status::pending:
+      ready = false;
+      return nullptr;
+    case exchange::exchange::read_status::error:
+      return disconnect_event();
+    case exchange::exchange::read_status::end:
+      r->request_complete = true;
+      return Py_BuildValue("{O:O,O:y#,O:O}", names.type, names.http_request, names.body, "", Py_ssize_t{0},
+                           names.more_body, Py_False);
+    case exchange::exchange::read_status::data:
+      break;
+  }
+  py_ref body = py_ref::steal(PyBytes_FromStringAndSize(view.data(), static_cast<Py_ssize_t>(view.size())));
+  if (!body) return nullptr;
+  s.consume(view.size());
+  std::string_view next;
+  bool more = true;
+  if (s.body_ended() && s.body_buffered() == 0) {
+    more = s.try_read(next) != exchange::exchange::read_status::end;
+  }
+  if (!more) r->request_complete = true;
+  return Py_BuildValue("{O:O,O:O,O:O}", names.type, names.http_request, names.body, body.get(), names.more_body,
+                       more ? Py_True : Py_False);
+}
+
+PyObject* asgi_runner::event_for(asgi_request* r, bool& ready) {
+  return r->websocket ? websocket_event(r, ready) : next_event(r, ready);
+}
+
+PyObject* asgi_runner::resolved(PyObject* value_new_ref) { return make_completed(value_new_ref); }
+
+PyObject* asgi_runner::receive(asgi_request* r, uint64_t generation) {
+  if (r->s == nullptr || r->generation != generation) {
+    PyErr_SetString(PyExc_RuntimeError, "receive() used after its request ended");
+    return nullptr;
+  }
+  if (r->receive_future) {
+    PyErr_SetString(PyExc_RuntimeError, "receive() called while an earlier receive() is still waiting");
+    return nullptr;
+  }
+  bool ready = false;
+  PyObject* event = event_for(r, ready);
+  if (ready) return event != nullptr ? resolved(event) : nullptr;
+  if (PyErr_Occurred()) return nullptr;
+  return pending_future(r->receive_future);
+}
+
+// The message's "headers" (pairs of bytes), onto the response begun.
+bool asgi_runner::add_app_headers(asgi_request* r, PyObject* message) {
+  exchange::exchange& s = *r->s;
+  PyObject* headers = PyDict_GetItemWithError(message, names.headers);
+  if (headers == nullptr || headers == Py_None) return !PyErr_Occurred();
+  py_ref iterator = py_ref::steal(PyObject_GetIter(headers));
+  if (!iterator) return false;
+  while (py_ref item = py_ref::steal(PyIter_Next(iterator.get()))) {
+    py_ref pair = py_ref::steal(PySequence_Fast(item.get(), "each header must be a (name, value) pair"));
+    if (!pair) return false;
+    std::string_view name, value;
+    if (PySequence_Fast_GET_SIZE(pair.get()) != 2 || !byte_view(PySequence_Fast_GET_ITEM(pair.get(), 0), name) ||
+        !byte_view(PySequence_Fast_GET_ITEM(pair.get(), 1), value)) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "each header must be a (name, value) pair");
+      r->protocol_error = true;
+      return false;
+    }
+    if (!s.add_header(name, value)) {
+      r->protocol_error = true;
+      PyErr_Format(PyExc_ValueError, "invalid response header %R", item.get());
+      return false;
+    }
+  }
+  return !PyErr_Occurred();
+}
+
+PyObject* asgi_runner::send_start(asgi_request* r, PyObject* message) {
+  exchange::exchange& s = *r->s;
+  if (r->response_started) {
+    r->protocol_error = true;
+    PyErr_SetString(PyExc_RuntimeError, "http.response.start sent twice");
+    return nullptr;
+  }
+  PyObject* status_obj = PyDict_GetItemWithError(message, names.status);
+  if (status_obj == nullptr) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "http.response.start without a status");
+    r->protocol_error = true;
+    return nullptr;
+  }
+  long status = PyLong_AsLong(status_obj);
+  if (status == -1 && PyErr_Occurred()) return nullptr;
+  if (status < 200 || status > 999) {
+    r->protocol_error = true;
+    PyErr_Format(PyExc_ValueError, "invalid response status %ld", status);
+    return nullptr;
+  }
+  s.begin_response(static_cast<int>(status), status_line(static_cast<int>(status)));
+  if (!add_app_headers(r, message)) return nullptr;
+  r->response_started = true;
+  Py_INCREF(Py_None);
+  return resolved(Py_None);
+}
+
+PyObject* asgi_runner::send_body(asgi_request* r, PyObject* message) {
+  exchange::exchange& s = *r->s;
+  if (!r->response_started) {
+    r->protocol_error = true;
+    PyErr_SetString(PyExc_RuntimeError, "http.response.body sent before http.response.start");
+    return nullptr;
+  }
+  if (r->response_complete) {
+    r->protocol_error = true;
+    PyErr_SetString(PyExc_RuntimeError, "http.response.body sent after the response was complete");
+    return nullptr;
+  }
+  PyObject* body = PyDict_GetItemWithError(message, names.body);
+  if (body == nullptr && PyErr_Occurred()) return nullptr;
+  PyObject* more_obj = PyDict_GetItemWithError(message, names.more_body);
+  if (more_obj == nullptr && PyErr_Occurred()) return nullptr;
+  bool more = more_obj != nullptr && PyObject_IsTrue(more_obj) == 1;
+  Py_buffer view{};
+  bool has_view = false;
+  if (body != nullptr && body != Py_None) {
+    if (PyObject_GetBuffer(body, &view, PyBUF_SIMPLE) < 0) return nullptr;
+    has_view = true;
+  }
+  exchange::exchange::send_status sent = exchange::exchange::send_status::accepted;
+  if (has_view && view.len > 0) {
+    sent = s.send_past_window(static_cast<const char*>(view.buf), static_cast<size_t>(view.len));
+  }
+  if (has_view) PyBuffer_Release(&view);
+  if (sent == exchange::exchange::send_status::gone) {
+    PyErr_SetString(client_disconnected_type, "the client disconnected");
+    return nullptr;
+  }
+  if (!more) {
+    s.finish();
+    r->response_complete = true;
+    // A task listening for the disconnect learns the response is over.
+    if (r->receive_future) settle(r->receive_future, disconnect_event());
+  } else {
+    s.flush();  // a streamed piece goes out now
+  }
+  // Past the window (the body was taken whole), send() returns once the
+  // loop has drained it to half.
+  if (!s.credit_or_wake_me()) return pending_future(r->send_future);
+  Py_INCREF(Py_None);
+  return resolved(Py_None);
+}
+
+// http.response.pathsend: the file goes out with sendfile.
+
+PyObject* asgi_runner::send_pathsend(asgi_request* r, PyObject* message) {
+  exchange::exchange& s = *r->s;
+  if (!r->response_started || r->response_complete) {
+    r->protocol_error = true;
+    PyErr_SetString(PyExc_RuntimeError, "http.response.pathsend outside a started, unfinished response");
+    return nullptr;
+  }
+  PyObject* path = PyDict_GetItemWithError(message, names.path);
+  if (path == nullptr) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "http.response.pathsend without a path");
+    return nullptr;
+  }
+  PyObject* raw_path = nullptr;
+  if (!PyUnicode_FSConverter(path, &raw_path)) return nullptr;
+  py_ref encoded = py_ref::steal(raw_path);
+  int fd = ::open(PyBytes_AS_STRING(encoded.get()), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    PyErr_Format(PyExc_ValueError, "http.response.pathsend: %R is not a regular file", path);
+    return nullptr;
+  }
+  if (!s.has_content_length()) {
+    char text[24];
+    int n = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(st.st_size));
+    s.add_header("content-length", std::string_view(text, static_cast<size_t>(n)));
+  }
+  if (s.send_file(fd, 0, static_cast<uint64_t>(st.st_size)) == exchange::exchange::send_status::gone) {
+    PyErr_SetString(client_disconnected_type, "the client disconnected");
+    return nullptr;
+  }
+  s.finish();
+  r->response_complete = true;
+  if (r->receive_future) settle(r->receive_future, disconnect_event());
+  Py_INCREF(Py_None);
+  return resolved(Py_None);
+}
+
+PyObject* asgi_runner::send(asgi_request* r, uint64_t generation, PyObject* message) {
+  if (r->s == nullptr || r->generation != generation) {
+    PyErr_SetString(PyExc_RuntimeError, "send() used after its request ended");
+    return nullptr;
+  }
+  if (!PyDict_Check(message)) {
+    PyErr_Format(PyExc_TypeError, "send() takes a dict, not %.100s", Py_TYPE(message)->tp_name);
+    return nullptr;
+  }
+  if (r->send_future) {
+    PyErr_SetString(PyExc_RuntimeError, "send() called while an earlier send() is still waiting");
+    return nullptr;
+  }
+  if (r->s->cancelled()) {
+    PyErr_SetString(client_disconnected_type, "the client disconnected");
+    return nullptr;
+  }
+  PyObject* type = PyDict_GetItemWithError(message, names.type);
+  if (type == nullptr) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "an ASGI message needs a type");
+    return nullptr;
+  }
+  if (r->websocket) return send_websocket(r, type, message);
+  if (PyUnicode_Check(type)) {
+    if (same_text(type, names.response_body)) return send_body(r, message);
+    if (same_text(type, names.response_start)) return send_start(r, message);
+    if (same_text(type, names.response_pathsend)) return send_pathsend(r, message);
+  }
+  r->protocol_error = true;
+  PyErr_Format(PyExc_ValueError, "unexpected ASGI message type %R for an HTTP request", type);
+  return nullptr;
+}
+
+// The app returned (`error` null) or raised. Whatever is still owed to the
+// client is settled here: a 500 if nothing was sent, a closed connection if
+// the response is incomplete or the app broke the protocol.
+
+}  // namespace baton::bridge

@@ -1,0 +1,363 @@
+#include "bridge/server_setup.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <exception>
+
+#include "core/exchange/fields.h"
+#include "core/util/log.h"
+
+namespace baton::bridge {
+
+PyObject* keyword(PyObject* kwargs, const char* key, PyObject* fallback) {
+  PyObject* v = kwargs != nullptr ? PyDict_GetItemString(kwargs, key) : nullptr;
+  return v != nullptr ? v : fallback;
+}
+
+bool keyword_flag(PyObject* kwargs, const char* key, bool fallback) {
+  PyObject* v = keyword(kwargs, key);
+  return v == nullptr ? fallback : PyObject_IsTrue(v) == 1;
+}
+
+std::string keyword_text(PyObject* kwargs, const char* key, const char* fallback) {
+  PyObject* v = keyword(kwargs, key);
+  const char* t = v != nullptr && PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : nullptr;
+  return t != nullptr ? t : fallback;
+}
+
+namespace {
+
+// --- the option table ---------------------------------------------------------
+//
+// Every option the core takes: its key (the name baton/config.py gives it),
+// the kind of value, its bounds, and where it goes. A missing key or None
+// leaves the core's default.
+
+enum class kind : uint8_t { seconds, integer, text, flag, object };
+
+struct option_value {
+  int ms = 0;             // seconds
+  long long number = 0;   // integer
+  std::string text;       // text
+  bool flag = false;      // flag
+  PyObject* object = nullptr;  // object (borrowed)
+};
+
+using config_t = server::server_config;
+// Applies a value; false with a Python error set when it cannot be.
+using setter = bool (*)(config_t&, server_extras&, const option_value&);
+
+struct option_entry {
+  const char* key;
+  kind type;
+  long long low;
+  long long high;
+  setter apply;
+};
+
+bool set_allow_list(config_t& c, server_extras&, const option_value& v) {
+  std::string error;
+  if (c.http1.proxy.trusted.parse(v.text, error)) return true;
+  PyErr_Format(PyExc_ValueError, "forwarded_allow_ips: %s", error.c_str());
+  return false;
+}
+
+bool set_server_header(config_t& c, server_extras&, const option_value& v) {
+  if (!exchange::valid_field_value(v.text)) {
+    PyErr_SetString(PyExc_ValueError, "server_header: not a valid header value");
+    return false;
+  }
+  c.server_header = v.text;
+  return true;
+}
+
+bool set_max_header_size(config_t& c, server_extras&, const option_value& v) {
+  c.http1.request_limits.max_header_bytes = static_cast<size_t>(v.number);
+  c.http1.request_limits.max_request_line = std::min<size_t>(8192, static_cast<size_t>(v.number));
+  return true;
+}
+
+bool set_heartbeat(config_t& c, server_extras& x, const option_value& v) {
+  if (PyObject_GetBuffer(v.object, &x.heartbeat, PyBUF_WRITABLE) != 0) return false;
+  x.has_heartbeat = true;
+  if (x.heartbeat.len < 8 || reinterpret_cast<uintptr_t>(x.heartbeat.buf) % 8 != 0) {
+    PyErr_SetString(PyExc_ValueError, "heartbeat must be 8 aligned writable bytes");
+    return false;
+  }
+  c.heartbeat = static_cast<std::atomic<int64_t>*>(x.heartbeat.buf);
+  return true;
+}
+
+// Reading order matters only here: the access log is opened with the file
+// read before it (access_logfile comes first in the table).
+bool set_access_log(config_t& c, server_extras& x, const option_value& v) {
+  std::string error;
+  x.access = server::access_log::open(v.text, x.access_logfile, error);
+  if (!x.access) {
+    PyErr_SetString(PyExc_OSError, error.c_str());
+    return false;
+  }
+  c.access = x.access.get();
+  return true;
+}
+
+const option_entry option_table[] = {
+    {"keep_alive_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.http1.keep_alive_timeout_ms = v.ms;
+       return true;
+     }},
+    {"header_read_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.http1.header_read_timeout_ms = v.ms;
+       return true;
+     }},
+    {"body_read_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.http1.body_read_timeout_ms = v.ms;
+       return true;
+     }},
+    {"write_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.session.write_timeout_ms = v.ms;
+       return true;
+     }},
+    {"graceful_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.graceful_timeout_ms = v.ms;
+       return true;
+     }},
+    {"max_header_size", kind::integer, 256, 1 << 24, set_max_header_size},
+    {"max_headers", kind::integer, 1, 10000, [](config_t& c, server_extras&, const option_value& v) {
+       c.http1.request_limits.max_headers = static_cast<size_t>(v.number);
+       return true;
+     }},
+    {"max_body_size", kind::integer, 0, INT64_MAX, [](config_t& c, server_extras&, const option_value& v) {
+       c.http1.request_limits.max_body = static_cast<uint64_t>(v.number);
+       return true;
+     }},
+    {"log_level", kind::integer, 0, 50, [](config_t&, server_extras&, const option_value& v) {
+       log::set_level(static_cast<log::level>(v.number));
+       return true;
+     }},
+    {"proxy_headers", kind::flag, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.http1.proxy.enabled = v.flag;
+       return true;
+     }},
+    {"forwarded_allow_ips", kind::text, 0, 0, set_allow_list},
+    {"server_header", kind::text, 0, 0, set_server_header},
+    {"max_requests", kind::integer, 0, INT64_MAX, [](config_t& c, server_extras&, const option_value& v) {
+       c.max_requests = static_cast<uint64_t>(v.number);
+       return true;
+     }},
+    {"app_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.app_timeout_ms = v.ms;
+       return true;
+     }},
+    {"catch_hangup", kind::flag, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.catch_hangup = v.flag;
+       if (c.catch_hangup && c.retire_signal == 0) c.retire_signal = SIGHUP;
+       return true;
+     }},
+    {"retire_signal", kind::integer, 0, 64, [](config_t& c, server_extras&, const option_value& v) {
+       c.retire_signal = static_cast<int>(v.number);
+       return true;
+     }},
+    {"heartbeat", kind::object, 0, 0, set_heartbeat},
+    {"access_logfile", kind::text, 0, 0, [](config_t&, server_extras& x, const option_value& v) {
+       x.access_logfile = v.text;
+       return true;
+     }},
+    {"access_log_format", kind::text, 0, 0, set_access_log},
+    // WebSockets (an ASGI app: run_wsgi passes websocket=False).
+    {"websocket", kind::flag, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.websocket.enabled = v.flag;
+       return true;
+     }},
+    {"ws_max_size", kind::integer, 1, INT32_MAX, [](config_t& c, server_extras&, const option_value& v) {
+       c.websocket.max_message = static_cast<size_t>(v.number);
+       return true;
+     }},
+    {"ws_max_queue", kind::integer, 1, 1 << 20, [](config_t& c, server_extras&, const option_value& v) {
+       c.websocket.max_queue = static_cast<uint32_t>(v.number);
+       return true;
+     }},
+    {"ws_ping_interval", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.websocket.ping_interval_ms = v.ms;
+       return true;
+     }},
+    {"ws_ping_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.websocket.ping_timeout_ms = v.ms;
+       return true;
+     }},
+    {"ws_handshake_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.websocket.handshake_timeout_ms = v.ms;
+       return true;
+     }},
+    {"ws_per_message_deflate", kind::flag, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.websocket.deflate.enabled = v.flag;
+       return true;
+     }},
+};
+
+// Reads one option's value by its kind; false with an error set on a bad one.
+bool read_value(const option_entry& e, PyObject* v, option_value& out) {
+  switch (e.type) {
+    case kind::seconds: {
+      double seconds = PyFloat_AsDouble(v);
+      if (seconds == -1.0 && PyErr_Occurred()) return false;
+      // Milliseconds are kept in an int: 24 days fit (NaN fails both tests).
+      if (!(seconds >= 0 && seconds <= 86400.0 * 24)) {
+        PyErr_Format(PyExc_ValueError, "%s must be between 0 and 24 days, not %R", e.key, v);
+        return false;
+      }
+      out.ms = static_cast<int>(std::lround(seconds * 1000.0));
+      return true;
+    }
+    case kind::integer: {
+      long long value = PyLong_AsLongLong(v);
+      if (value == -1 && PyErr_Occurred()) return false;
+      if (value < e.low || value > e.high) {
+        PyErr_Format(PyExc_ValueError, "%s must be between %lld and %lld, not %lld", e.key, e.low, e.high, value);
+        return false;
+      }
+      out.number = value;
+      return true;
+    }
+    case kind::text: {
+      Py_ssize_t n = 0;
+      const char* text = PyUnicode_AsUTF8AndSize(v, &n);
+      if (text == nullptr) return false;
+      out.text.assign(text, static_cast<size_t>(n));
+      return true;
+    }
+    case kind::flag: {
+      int truth = PyObject_IsTrue(v);
+      if (truth < 0) return false;
+      out.flag = truth == 1;
+      return true;
+    }
+    case kind::object:
+      out.object = v;
+      return true;
+  }
+  return false;
+}
+
+bool read_options(PyObject* kwargs, config_t& config, server_extras& extras) {
+  for (const option_entry& e : option_table) {
+    PyObject* v = keyword(kwargs, e.key);
+    if (v == nullptr || v == Py_None) continue;
+    option_value value;
+    if (!read_value(e, v, value) || !e.apply(config, extras, value)) return false;
+  }
+  return true;
+}
+
+// The health path and static mounts (static_mounts: (route, directory) pairs).
+bool read_local_routes(PyObject* kwargs, config_t& config, server_extras& extras) {
+  std::string health = keyword_text(kwargs, "health_path");
+  PyObject* expires = keyword(kwargs, "static_path_expires");
+  long long expires_seconds = expires != nullptr && expires != Py_None ? PyLong_AsLongLong(expires) : 86400;
+  if (expires_seconds == -1 && PyErr_Occurred()) return false;
+  PyObject* mounts = keyword(kwargs, "static_mounts");
+  Py_ssize_t mount_count = mounts != nullptr && mounts != Py_None ? PyObject_Length(mounts) : 0;
+  if (mount_count < 0) return false;
+  if (health.empty() && mount_count == 0) return true;
+  if (keyword_flag(kwargs, "static_open_fallback", false)) local::use_open_fallback(true);
+  auto local = std::make_unique<local::local_routes>();
+  local->set_health_path(health);
+  local->set_expires(static_cast<int>(std::clamp<long long>(expires_seconds, 0, INT32_MAX)));
+  if (mount_count > 0) {
+    py_ref seq = py_ref::steal(PySequence_Fast(mounts, "static_mounts must be a sequence of (route, directory)"));
+    if (!seq) return false;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq.get()); ++i) {
+      const char* route = nullptr;
+      const char* directory = nullptr;
+      if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq.get(), i), "ss:static mount", &route, &directory)) {
+        return false;
+      }
+      std::string error;
+      if (!local->add_mount(route, directory, error)) {
+        PyErr_SetString(PyExc_OSError, error.c_str());
+        return false;
+      }
+    }
+  }
+  // A health path says 503 through a stop's drain, which it can only do
+  // while the listeners stay open.
+  config.refuse_while_draining = !health.empty();
+  config.local = local.get();
+  extras.local = std::move(local);
+  return true;
+}
+
+bool read_listeners(PyObject* listeners, std::vector<int>& fds, std::vector<listener_address>& addresses) {
+  py_ref seq = py_ref::steal(PySequence_Fast(listeners, "listeners must be a sequence of file descriptors"));
+  if (!seq) return false;
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq.get()); ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(seq.get(), i);
+    listener_address address;
+    long fd = -1;
+    if (PyTuple_Check(item)) {
+      const char* name = nullptr;
+      if (!PyArg_ParseTuple(item, "lsi:listener", &fd, &name, &address.port)) return false;
+      address.name = name;
+    } else {
+      fd = PyLong_AsLong(item);
+      if (fd == -1 && PyErr_Occurred()) return false;
+    }
+    fds.push_back(static_cast<int>(fd));
+    addresses.push_back(std::move(address));
+  }
+  if (fds.empty()) {
+    PyErr_SetString(PyExc_ValueError, "no listening sockets");
+    return false;
+  }
+  if (fds.size() > UINT16_MAX) {
+    PyErr_SetString(PyExc_ValueError, "too many listening sockets");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool assemble_server(PyObject* listeners, PyObject* kwargs, bool own_signals, assembled_server& out) {
+  std::vector<int> fds;
+  bool listed = read_listeners(listeners, fds, out.addresses);
+  // From here the descriptors are ours: the server closes them once it is
+  // made, and every failure before that closes them here.
+  auto close_all = [&fds] {
+    for (int fd : fds) ::close(fd);
+  };
+  if (!listed) {
+    close_all();
+    return false;
+  }
+  server::server_config config;
+  config.handle_signals = own_signals;
+  out.extras = std::make_unique<server_extras>();
+  if (!read_options(kwargs, config, *out.extras) || !read_local_routes(kwargs, config, *out.extras)) {
+    close_all();
+    return false;
+  }
+  try {
+    out.srv = std::make_unique<server::server>(config, fds);
+  } catch (const std::exception& e) {
+    close_all();
+    PyErr_Format(PyExc_RuntimeError, "baton server failed: %s", e.what());
+    return false;
+  }
+  return true;
+}
+
+PyObject* descriptor_list(const std::vector<int>& fds) {
+  py_ref list = py_ref::steal(PyList_New(0));
+  if (!list) return nullptr;
+  for (int fd : fds) {
+    py_ref number = py_ref::steal(PyLong_FromLong(fd));
+    if (!number || PyList_Append(list.get(), number.get()) != 0) return nullptr;
+  }
+  return list.release();
+}
+
+}  // namespace baton::bridge

@@ -1,0 +1,221 @@
+// wsgi.input: read, read(n), readline, readlines and iteration over the
+// request body, chunked or not. Bytes come from the stream; when none are
+// there yet, the call waits through the call's waiter with the GIL released.
+//
+// Copies: a read of a length-framed body allocates the result bytes object
+// at its final size and has the loop receive into it, so a body byte that
+// arrives while the app waits for it is never copied in user space (one that
+// arrived before is copied once, out of the stream's buffer).
+#include <cstring>
+#include <string>
+
+#include "bridge/wsgi/wsgi.h"
+
+namespace baton::bridge {
+namespace {
+
+using read_status = exchange::exchange::read_status;
+
+struct input_object {
+  PyObject_HEAD
+  wsgi_call* call;
+};
+
+PyObject* raise_body_error(wsgi_call* call) {
+  int status = call->s->body_error_status();
+  const char* what = status == 413   ? "request body too large"
+                     : status == 408 ? "timed out reading the request body"
+                     : status == 0   ? "client disconnected"
+                                     : "request body incomplete or malformed";
+  PyErr_SetString(PyExc_OSError, what);
+  return nullptr;
+}
+
+wsgi_call* live_call(PyObject* self) {
+  wsgi_call* call = reinterpret_cast<input_object*>(self)->call;
+  if (call == nullptr) PyErr_SetString(PyExc_ValueError, "wsgi.input used after its request ended");
+  return call;
+}
+
+bool parse_size(PyObject* const* args, Py_ssize_t nargs, Py_ssize_t& size) {
+  size = -1;
+  if (nargs > 1) {
+    PyErr_SetString(PyExc_TypeError, "expected at most one argument");
+    return false;
+  }
+  if (nargs == 1 && args[0] != Py_None) {
+    size = PyNumber_AsSsize_t(args[0], PyExc_OverflowError);
+    if (size == -1 && PyErr_Occurred()) return false;
+  }
+  return true;
+}
+
+// The next run of body bytes, waiting for one if need be.
+read_status next_run(wsgi_call* call, std::string_view& view) {
+  read_status state = read_status::pending;
+  server::wait_until(*call->waiter, *call->s, [&] {
+    state = call->s->try_read(view);
+    return state != read_status::pending;
+  });
+  return state;
+}
+
+void consume(wsgi_call* call, size_t n) {
+  call->s->consume(n);
+  call->body_consumed += n;
+}
+
+// Bytes still to come of a body whose length is known; -1 when it is not
+// (HTTP/1 chunked: the body ends where the stream of it does).
+int64_t known_remaining(wsgi_call* call) {
+  const exchange::request_head& head = call->s->head();
+  if (!head.length_known()) return -1;
+  return head.content_length - static_cast<int64_t>(call->body_consumed);
+}
+
+// read() / read(n) on a body whose length is known: one allocation at the
+// final size, and the loop receives what has not arrived yet straight into
+// it (the bytes object is not visible to Python until it is returned).
+PyObject* read_known(wsgi_call* call, size_t want) {
+  PyObject* result = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(want));
+  if (result == nullptr) return nullptr;
+  exchange::exchange& s = *call->s;
+  if (s.read_into(PyBytes_AS_STRING(result), want)) {
+    server::wait_until(*call->waiter, s, [&] { return !s.target_active(); });
+  }
+  size_t filled = s.target_filled();
+  call->body_consumed += filled;
+  if (filled < want) {
+    std::string_view view;
+    if (s.try_read(view) == read_status::error) {
+      Py_DECREF(result);
+      return raise_body_error(call);
+    }
+    if (_PyBytes_Resize(&result, static_cast<Py_ssize_t>(filled)) < 0) return nullptr;
+  }
+  return result;
+}
+
+// Reads up to `size` bytes (all, if negative), stopping after a newline
+// when `line` is set.
+PyObject* read_some(wsgi_call* call, Py_ssize_t size, bool line) {
+  if (size == 0) return PyBytes_FromStringAndSize(nullptr, 0);
+  if (!line) {
+    int64_t remaining = known_remaining(call);
+    if (remaining >= 0) {
+      size_t want = static_cast<size_t>(remaining);
+      if (size >= 0 && static_cast<size_t>(size) < want) want = static_cast<size_t>(size);
+      return read_known(call, want);
+    }
+  }
+  std::string collected;
+  while (size < 0 || static_cast<Py_ssize_t>(collected.size()) < size) {
+    std::string_view view;
+    read_status state = next_run(call, view);
+    if (state == read_status::end) break;
+    if (state == read_status::error) return raise_body_error(call);
+    size_t take = view.size();
+    if (size >= 0) {
+      size_t want = static_cast<size_t>(size) - collected.size();
+      if (take > want) take = want;
+    }
+    bool found_newline = false;
+    if (line) {
+      size_t nl = view.substr(0, take).find('\n');
+      if (nl != std::string_view::npos) {
+        take = nl + 1;
+        found_newline = true;
+      }
+    }
+    if (collected.empty() && (found_newline || (size >= 0 && take == static_cast<size_t>(size)))) {
+      // The whole answer is one contiguous run: one copy, straight into bytes.
+      PyObject* result = PyBytes_FromStringAndSize(view.data(), static_cast<Py_ssize_t>(take));
+      consume(call, take);
+      return result;
+    }
+    collected.append(view.data(), take);
+    consume(call, take);
+    if (found_newline) break;
+  }
+  return PyBytes_FromStringAndSize(collected.data(), static_cast<Py_ssize_t>(collected.size()));
+}
+
+PyObject* input_read(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  wsgi_call* call = live_call(self);
+  Py_ssize_t size;
+  if (call == nullptr || !parse_size(args, nargs, size)) return nullptr;
+  return read_some(call, size, false);
+}
+
+PyObject* input_readline(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  wsgi_call* call = live_call(self);
+  Py_ssize_t size;
+  if (call == nullptr || !parse_size(args, nargs, size)) return nullptr;
+  return read_some(call, size, true);
+}
+
+PyObject* input_readlines(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  wsgi_call* call = live_call(self);
+  Py_ssize_t hint;
+  if (call == nullptr || !parse_size(args, nargs, hint)) return nullptr;
+  py_ref lines = py_ref::steal(PyList_New(0));
+  if (!lines) return nullptr;
+  Py_ssize_t total = 0;
+  while (true) {
+    py_ref line = py_ref::steal(read_some(call, -1, true));
+    if (!line) return nullptr;
+    Py_ssize_t n = PyBytes_GET_SIZE(line.get());
+    if (n == 0) break;
+    if (PyList_Append(lines.get(), line.get()) < 0) return nullptr;
+    total += n;
+    if (hint > 0 && total >= hint) break;
+  }
+  return lines.release();
+}
+
+PyObject* input_iternext(PyObject* self) {
+  wsgi_call* call = live_call(self);
+  if (call == nullptr) return nullptr;
+  PyObject* line = read_some(call, -1, true);
+  if (line == nullptr) return nullptr;
+  if (PyBytes_GET_SIZE(line) == 0) {
+    Py_DECREF(line);
+    return nullptr;  // StopIteration
+  }
+  return line;
+}
+
+PyMethodDef input_methods[] = {
+    {"read", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(input_read)), METH_FASTCALL,
+     "read(size=-1) -> bytes"},
+    {"readline", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(input_readline)), METH_FASTCALL,
+     "readline(size=-1) -> bytes"},
+    {"readlines", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(input_readlines)), METH_FASTCALL,
+     "readlines(hint=-1) -> list of bytes"},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+}  // namespace
+
+PyTypeObject wsgi_input_type = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "baton._baton.Input";
+  t.tp_basicsize = sizeof(input_object);
+  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_doc = "wsgi.input: the request body as a binary stream";
+  t.tp_iter = PyObject_SelfIter;
+  t.tp_iternext = input_iternext;
+  t.tp_methods = input_methods;
+  return t;
+}();
+
+PyObject* wsgi_input_new(wsgi_call* call) {
+  auto* o = PyObject_New(input_object, &wsgi_input_type);
+  if (o != nullptr) o->call = call;
+  return reinterpret_cast<PyObject*>(o);
+}
+
+void wsgi_input_disarm(PyObject* input) { reinterpret_cast<input_object*>(input)->call = nullptr; }
+void wsgi_input_rearm(PyObject* input, wsgi_call* call) { reinterpret_cast<input_object*>(input)->call = call; }
+
+}  // namespace baton::bridge

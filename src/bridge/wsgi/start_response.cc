@@ -1,0 +1,256 @@
+// start_response(status, headers, exc_info=None) and the write() callable.
+#include <cstddef>
+
+#include "bridge/wsgi/wsgi.h"
+#include "core/exchange/fields.h"
+
+namespace baton::bridge {
+namespace {
+
+struct start_response_object {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;  // called without building an argument tuple
+  wsgi_call* call;
+  PyObject* write;  // the bound write() callable, made once per object
+};
+
+wsgi_call* live_call(PyObject* self) {
+  wsgi_call* call = reinterpret_cast<start_response_object*>(self)->call;
+  if (call == nullptr) PyErr_SetString(PyExc_RuntimeError, "start_response used after its request ended");
+  return call;
+}
+
+// A str whose characters all fit in latin-1 is stored one byte per
+// character, and those bytes are its latin-1 encoding: no copy needed.
+bool latin1_view(PyObject* s, std::string_view& out, const char* what) {
+  if (!PyUnicode_Check(s)) {
+    PyErr_Format(PyExc_TypeError, "%s must be str, not %.100s", what, Py_TYPE(s)->tp_name);
+    return false;
+  }
+  if (PyUnicode_KIND(s) != PyUnicode_1BYTE_KIND) {
+    PyErr_Format(PyExc_ValueError, "%s is not latin-1: %R", what, s);
+    return false;
+  }
+  out = {static_cast<const char*>(PyUnicode_DATA(s)), static_cast<size_t>(PyUnicode_GET_LENGTH(s))};
+  return true;
+}
+
+PyObject* write_callable(PyObject* self, PyObject* data) {
+  wsgi_call* call = live_call(self);
+  if (call == nullptr) return nullptr;
+  if (!PyBytes_Check(data)) {
+    PyErr_Format(PyExc_TypeError, "write() takes bytes, not %.100s", Py_TYPE(data)->tp_name);
+    return nullptr;
+  }
+  if (!wsgi_prepare_head(*call)) return nullptr;
+  // May wait for a slow client (the GIL released while it does, so the
+  // app's other threads run meanwhile). `data` stays alive: the caller holds it.
+  bool ok = wsgi_send(*call, PyBytes_AS_STRING(data), static_cast<size_t>(PyBytes_GET_SIZE(data))) &&
+            wsgi_flush(*call);
+  if (!ok) {
+    PyErr_SetString(PyExc_OSError, "client disconnected");
+    return nullptr;
+  }
+  Py_RETURN_NONE;
+}
+
+PyMethodDef write_def = {"write", write_callable, METH_O, "write(data: bytes): send part of the body"};
+
+PyObject* start(PyObject* self, PyObject* status, PyObject* headers, PyObject* exc_info) {
+  wsgi_call* call = live_call(self);
+  if (call == nullptr) return nullptr;
+  if (exc_info != Py_None) {
+    if (call->s->response_committed()) {
+      // PEP 3333: too late to change the answer; re-raise the app's error.
+      PyObject* value = PyTuple_Check(exc_info) && PyTuple_GET_SIZE(exc_info) == 3 ? PyTuple_GET_ITEM(exc_info, 1)
+                                                                                 : nullptr;
+      if (value == nullptr || !PyExceptionInstance_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "exc_info must be a (type, exception, traceback) tuple");
+        return nullptr;
+      }
+      PyObject* tb = PyTuple_GET_ITEM(exc_info, 2);
+      if (tb != Py_None && PyException_SetTraceback(value, tb) < 0) return nullptr;
+      PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(value)), value);
+      return nullptr;
+    }
+  } else if (call->started) {
+    PyErr_SetString(PyExc_RuntimeError, "start_response called a second time without exc_info");
+    return nullptr;
+  }
+  if (!PyUnicode_Check(status)) {
+    PyErr_Format(PyExc_TypeError, "status must be str, not %.100s", Py_TYPE(status)->tp_name);
+    return nullptr;
+  }
+  if (!PyList_Check(headers)) {
+    PyErr_Format(PyExc_TypeError, "headers must be a list, not %.100s", Py_TYPE(headers)->tp_name);
+    return nullptr;
+  }
+  call->status = py_ref::borrow(status);
+  call->headers = py_ref::borrow(headers);
+  call->started = true;
+  call->head_prepared = false;
+  // Checked now, inside the app's own call, so a bad status or header raises
+  // where the app made it, with the app's frames in the traceback.
+  if (!wsgi_prepare_head(*call)) return nullptr;
+  auto* o = reinterpret_cast<start_response_object*>(self);
+  if (o->write == nullptr) {
+    o->write = PyCFunction_New(&write_def, self);
+    if (o->write == nullptr) return nullptr;
+  }
+  Py_INCREF(o->write);
+  return o->write;
+}
+
+PyObject* start_response_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* keywords[] = {"status", "headers", "exc_info", nullptr};
+  PyObject* status = nullptr;
+  PyObject* headers = nullptr;
+  PyObject* exc_info = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:start_response", const_cast<char**>(keywords), &status,
+                                   &headers, &exc_info)) {
+    return nullptr;
+  }
+  return start(self, status, headers, exc_info);
+}
+
+// The common call, start_response(status, headers[, exc_info]) with
+// positional arguments, without an argument tuple; keywords take the
+// general path.
+PyObject* start_response_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (kwnames == nullptr && (nargs == 2 || nargs == 3)) {
+    return start(self, args[0], args[1], nargs == 3 ? args[2] : Py_None);
+  }
+  py_ref tuple = py_ref::steal(PyTuple_New(nargs));
+  if (!tuple) return nullptr;
+  for (Py_ssize_t i = 0; i < nargs; ++i) {
+    Py_INCREF(args[i]);
+    PyTuple_SET_ITEM(tuple.get(), i, args[i]);
+  }
+  py_ref kwargs;
+  if (kwnames != nullptr) {
+    kwargs = py_ref::steal(PyDict_New());
+    if (!kwargs) return nullptr;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); ++i) {
+      if (PyDict_SetItem(kwargs.get(), PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) return nullptr;
+    }
+  }
+  return start_response_call(self, tuple.get(), kwargs.get());
+}
+
+void start_response_dealloc(PyObject* self) {
+  auto* o = reinterpret_cast<start_response_object*>(self);
+  PyObject_GC_UnTrack(self);
+  Py_CLEAR(o->write);
+  PyObject_GC_Del(self);
+}
+
+int start_response_traverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(reinterpret_cast<start_response_object*>(self)->write);
+  return 0;
+}
+
+int start_response_clear(PyObject* self) {
+  Py_CLEAR(reinterpret_cast<start_response_object*>(self)->write);
+  return 0;
+}
+
+}  // namespace
+
+PyTypeObject start_response_type = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "baton._baton.StartResponse";
+  t.tp_basicsize = sizeof(start_response_object);
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;
+  t.tp_doc = "start_response(status, headers, exc_info=None) -> write";
+  t.tp_call = start_response_call;
+  t.tp_vectorcall_offset = offsetof(start_response_object, vectorcall);
+  t.tp_dealloc = start_response_dealloc;
+  t.tp_traverse = start_response_traverse;
+  t.tp_clear = start_response_clear;
+  return t;
+}();
+
+PyObject* start_response_new(wsgi_call* call) {
+  auto* o = PyObject_GC_New(start_response_object, &start_response_type);
+  if (o == nullptr) return nullptr;
+  o->vectorcall = start_response_vectorcall;
+  o->call = call;
+  o->write = nullptr;
+  PyObject_GC_Track(o);
+  return reinterpret_cast<PyObject*>(o);
+}
+
+bool start_response_reusable(PyObject* self) {
+  // Held by the handler's cache, and by its own write() callable if it made
+  // one (that callable holds a reference back): nobody else kept either.
+  auto* o = reinterpret_cast<start_response_object*>(self);
+  if (o->write == nullptr) return Py_REFCNT(self) == 1;
+  return Py_REFCNT(self) == 2 && Py_REFCNT(o->write) == 1;
+}
+
+void start_response_disarm(PyObject* self) { reinterpret_cast<start_response_object*>(self)->call = nullptr; }
+void start_response_rearm(PyObject* self, wsgi_call* call) {
+  reinterpret_cast<start_response_object*>(self)->call = call;
+}
+
+bool wsgi_prepare_head(wsgi_call& call) {
+  if (call.head_prepared) return true;
+  if (!call.started) {
+    PyErr_SetString(PyExc_RuntimeError, "the application produced a body before calling start_response");
+    return false;
+  }
+  std::string_view status;
+  if (!latin1_view(call.status.get(), status, "status")) return false;
+  int code = exchange::parse_status_code(status);
+  if (code == 0 || status.size() < 5) {
+    PyErr_Format(PyExc_ValueError, "invalid status line %R", call.status.get());
+    return false;
+  }
+  if (code < 200) {
+    // An interim status would leave the client waiting for a final one.
+    PyErr_Format(PyExc_ValueError, "a WSGI status must be final (200 or more), got %R", call.status.get());
+    return false;
+  }
+  call.status_code = code;
+  call.s->begin_response(code, status);
+  PyObject* headers = call.headers.get();
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(headers); ++i) {
+    PyObject* item = PyList_GET_ITEM(headers, i);
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
+      PyErr_Format(PyExc_TypeError, "each header must be a (name, value) tuple, got %R", item);
+      return false;
+    }
+    std::string_view name, value;
+    if (!latin1_view(PyTuple_GET_ITEM(item, 0), name, "header name") ||
+        !latin1_view(PyTuple_GET_ITEM(item, 1), value, "header value")) {
+      return false;
+    }
+    if (!call.s->add_header(name, value)) {
+      PyErr_Format(PyExc_ValueError, "invalid response header %R", item);
+      return false;
+    }
+  }
+  call.head_prepared = true;
+  return true;
+}
+
+bool wsgi_send(wsgi_call& call, const char* data, size_t length, bool external) {
+  exchange::exchange::send_status state = exchange::exchange::send_status::pending;
+  server::wait_until(*call.waiter, *call.s, [&] {
+    state = external ? call.s->try_send_external(data, length) : call.s->try_send(data, length);
+    return state != exchange::exchange::send_status::pending;
+  });
+  return state == exchange::exchange::send_status::accepted;
+}
+
+void wsgi_wait_sent(wsgi_call& call) {
+  server::wait_until(*call.waiter, *call.s, [&] { return call.s->external_sent(); });
+}
+
+bool wsgi_flush(wsgi_call& call) {
+  call.s->flush();
+  return !call.s->cancelled();
+}
+
+}  // namespace baton::bridge

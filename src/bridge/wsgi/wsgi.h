@@ -1,0 +1,62 @@
+// The WSGI bridge (PEP 3333): types and the request handler.
+//
+// Every function here needs the GIL unless its comment says otherwise.
+#pragma once
+
+#include "bridge/py_ref.h"
+#include "core/exchange/exchange.h"
+#include "core/server/exchange_wait.h"
+
+namespace baton::bridge {
+
+// One WSGI call in flight. It lives on the stack of the thread running the
+// app during handle(); the Python objects that point at it (wsgi.input,
+// start_response, write) are disarmed before it goes away, so a reference
+// the app kept past the request raises instead of touching freed memory.
+struct wsgi_call {
+  exchange::exchange* s = nullptr;
+  server::exchange_waiter* waiter = nullptr;
+  uint64_t body_consumed = 0;  // bytes the app has read
+  py_ref status;   // str, from start_response
+  py_ref headers;  // list of (str, str), from start_response
+  int status_code = 0;
+  bool started = false;       // start_response has been called
+  bool head_prepared = false; // status and fields were handed to the exchange
+};
+
+// wsgi.input: a native, read-only binary stream over the request body.
+extern PyTypeObject wsgi_input_type;
+PyObject* wsgi_input_new(wsgi_call* call);
+void wsgi_input_disarm(PyObject* input);
+void wsgi_input_rearm(PyObject* input, wsgi_call* call);
+
+// start_response, and the write() callable it returns.
+extern PyTypeObject start_response_type;
+PyObject* start_response_new(wsgi_call* call);
+void start_response_disarm(PyObject* start_response);
+void start_response_rearm(PyObject* start_response, wsgi_call* call);
+// True when nothing but the handler's cache refers to it (or to its write()).
+bool start_response_reusable(PyObject* start_response);
+// Hands status and headers to the exchange if not done yet. Returns false
+// with a Python error set when they are invalid.
+bool wsgi_prepare_head(wsgi_call& call);
+// Sends body bytes, waiting (GIL released) while the output window is full.
+// Returns false when the client is gone. `external`: the bytes are not
+// copied; the caller keeps them alive until wsgi_wait_sent() returns.
+bool wsgi_send(wsgi_call& call, const char* data, size_t length, bool external = false);
+// Waits (GIL released) until no external bytes of the call remain queued.
+void wsgi_wait_sent(wsgi_call& call);
+// Hands what is queued to the loop now and waits until the window has room.
+bool wsgi_flush(wsgi_call& call);
+
+// wsgi.file_wrapper.
+extern PyTypeObject file_wrapper_type;
+struct file_wrapper_object {
+  PyObject_HEAD
+  PyObject* filelike;
+  Py_ssize_t block_size;
+};
+
+bool wsgi_types_ready();
+
+}  // namespace baton::bridge

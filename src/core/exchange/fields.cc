@@ -1,0 +1,120 @@
+#include "core/exchange/fields.h"
+
+#include "core/exchange/head.h"
+#include "core/util/text.h"
+
+namespace baton::exchange {
+
+bool valid_field_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (unsigned char c : name) {
+    if (!is_token_char(c)) return false;
+  }
+  return true;
+}
+
+bool valid_field_value(std::string_view value) {
+  for (unsigned char c : value) {
+    if (!is_field_value_char(c)) return false;
+  }
+  return true;
+}
+
+std::string_view field_list::find(std::string_view name) const {
+  std::string_view found;
+  bool seen = false;
+  for_each([&](std::string_view n, std::string_view v) {
+    if (!seen && util::equals_ignore_case(n, name)) {
+      found = v;
+      seen = true;
+    }
+  });
+  return found;
+}
+
+std::string_view request_head::find(std::string_view name) const {
+  for (size_t i = 0; i < field_count; ++i) {
+    if (util::equals_ignore_case(fields[i].name, name)) return fields[i].value;
+  }
+  return {};
+}
+
+bool request_head::has(std::string_view name) const {
+  for (size_t i = 0; i < field_count; ++i) {
+    if (util::equals_ignore_case(fields[i].name, name)) return true;
+  }
+  return false;
+}
+
+int parse_status_code(std::string_view status) {
+  if (status.size() < 3) return 0;
+  int code = 0;
+  for (int i = 0; i < 3; ++i) {
+    char c = status[static_cast<size_t>(i)];
+    if (c < '0' || c > '9') return 0;
+    code = code * 10 + (c - '0');
+  }
+  if (code < 100) return 0;
+  if (status.size() > 3 && status[3] != ' ') return 0;
+  for (unsigned char c : status.substr(3)) {
+    if (!is_field_value_char(c)) return 0;
+  }
+  return code;
+}
+
+const char* status_reason(int status) {
+  switch (status) {
+    case 100: return "Continue";
+    case 101: return "Switching Protocols";
+    case 103: return "Early Hints";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 203: return "Non-Authoritative Information";
+    case 204: return "No Content";
+    case 205: return "Reset Content";
+    case 206: return "Partial Content";
+    case 300: return "Multiple Choices";
+    case 301: return "Moved Permanently";
+    case 302: return "Found";
+    case 303: return "See Other";
+    case 304: return "Not Modified";
+    case 307: return "Temporary Redirect";
+    case 308: return "Permanent Redirect";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 402: return "Payment Required";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 406: return "Not Acceptable";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 410: return "Gone";
+    case 411: return "Length Required";
+    case 412: return "Precondition Failed";
+    case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
+    case 415: return "Unsupported Media Type";
+    case 416: return "Range Not Satisfiable";
+    case 417: return "Expectation Failed";
+    case 418: return "I'm a teapot";
+    case 421: return "Misdirected Request";
+    case 422: return "Unprocessable Content";
+    case 425: return "Too Early";
+    case 426: return "Upgrade Required";
+    case 428: return "Precondition Required";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 451: return "Unavailable For Legal Reasons";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    case 505: return "HTTP Version Not Supported";
+    default: return "";
+  }
+}
+
+}  // namespace baton::exchange

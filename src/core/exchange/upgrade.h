@@ -1,0 +1,54 @@
+// A protocol switch a request asks for and the server would make: today a
+// WebSocket opening (RFC 6455), answered with 101 Switching Protocols.
+//
+// The protocol that read the request fills the offer before the exchange
+// goes to the app; the app side reads it to build its 101 (or refuses the
+// switch with an ordinary response). Once the app's 101 is finished, the
+// exchange carries messages both ways instead of a body and a response:
+// the loop side delivers each message the client sends whole, and the app
+// side's messages are framed by the offer's message_wire as it sends them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/util/byte_buffer.h"
+
+namespace baton::exchange {
+
+// What a message is, in both directions. A close carries a two-byte code
+// (network order) and the reason's UTF-8, or nothing.
+enum class message_kind : uint8_t { text = 1, binary = 2, close = 8 };
+
+struct upgrade_offer;
+
+// How the switched protocol frames the app's messages. Called on the app
+// side; holds no per-session state (what a session agreed is in the offer).
+class message_wire {
+ public:
+  virtual void write_message(message_kind kind, const char* data, size_t length, const upgrade_offer& offer,
+                             byte_buffer& out) const = 0;
+
+ protected:
+  ~message_wire() = default;
+};
+
+struct upgrade_offer {
+  const message_wire* wire = nullptr;  // null: no switch is on offer
+  std::string accept;                  // the Sec-WebSocket-Accept value of the 101
+  std::string extensions;              // the agreed Sec-WebSocket-Extensions value, or ""
+  bool deflate = false;                // permessage-deflate was agreed
+  int deflate_window_bits = 15;        // the server's compressor window
+
+  bool websocket() const { return wire != nullptr; }
+  void reset() {
+    wire = nullptr;
+    accept.clear();
+    extensions.clear();
+    deflate = false;
+    deflate_window_bits = 15;
+  }
+};
+
+}  // namespace baton::exchange

@@ -1,0 +1,66 @@
+// HTTP/1.1's wire for responses: the status line, the fields, the framing
+// of the body (Content-Length, chunked, or to the end of the connection),
+// keep-alive, the Date and Server fields, and the answers the connection
+// gives on its own before any exchange exists (a malformed request, a
+// timeout). The exchange keeps the response as data; this writes it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "core/exchange/response.h"
+#include "core/util/byte_buffer.h"
+
+namespace baton::http1 {
+
+// "date: <IMF-fixdate>\r\n", formatted at most once per second. One per loop
+// thread; not shared between threads.
+class date_cache {
+ public:
+  std::string_view line(time_t now) {
+    if (now != formatted_for_) format(now);
+    return {line_, length_};
+  }
+
+ private:
+  void format(time_t now);
+  time_t formatted_for_ = -1;
+  char line_[64] = {};
+  size_t length_ = 0;
+};
+
+// The Date line for now, from a cache private to the calling thread.
+std::string_view current_date_line();
+
+void append_chunk_header(byte_buffer& out, size_t length);
+inline constexpr std::string_view last_chunk = "0\r\n\r\n";
+inline constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
+
+// A complete response the connection writes on its own behalf (a malformed
+// request, a timeout, a 504), when no exchange carries the request. Always
+// closes when `close` is set. `extra`: whole field lines ("name:
+// value\r\n") added to the head.
+void append_simple_response(byte_buffer& out, int status, std::string_view date_line,
+                            std::string_view content_type, std::string_view body, bool close,
+                            bool head_only = false, std::initializer_list<std::string_view> extra = {});
+
+// How every exchange an HTTP/1 connection starts writes its response. One
+// per server; stateless but for the Server field it adds.
+class encoder final : public exchange::response_wire {
+ public:
+  // `server`: the Server field's value when the app sends none ("" for none).
+  explicit encoder(std::string_view server);
+  bool write_head(exchange::response_state& r, const exchange::commit_facts& facts, byte_buffer& out) const override;
+  void begin_piece(size_t length, byte_buffer& out) const override { append_chunk_header(out, length); }
+  void end_piece(byte_buffer& out) const override { out.append("\r\n", 2); }
+  void end_body(byte_buffer& out) const override { out.append(last_chunk); }
+
+ private:
+  std::string server_line_;  // "server: baton\r\n", or empty
+};
+
+}  // namespace baton::http1

@@ -1,0 +1,127 @@
+// Unit tests for HTTP/1.1's response wire (src/core/http1/encoder.h): the
+// Date line, chunk framing, the connection's own answers, and the head the
+// encoder writes for an exchange's response.
+#include "core/http1/encoder.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace {
+
+using namespace std::string_literals;
+using namespace std::string_view_literals;
+namespace h = baton::http1;
+
+TEST(DateCache, FormatsEpochAsImfFixdateLine) {
+  h::date_cache dates;
+  EXPECT_EQ(dates.line(0), "date: Thu, 01 Jan 1970 00:00:00 GMT\r\n");
+}
+
+TEST(DateCache, FormatsKnownInstantsAsImfFixdateLines) {
+  h::date_cache dates;
+  EXPECT_EQ(dates.line(784111777), "date: Sun, 06 Nov 1994 08:49:37 GMT\r\n");  // RFC 9110's example
+  EXPECT_EQ(dates.line(951782400), "date: Tue, 29 Feb 2000 00:00:00 GMT\r\n");
+  EXPECT_EQ(dates.line(1700000000), "date: Tue, 14 Nov 2023 22:13:20 GMT\r\n");
+  EXPECT_EQ(dates.line(4102444799), "date: Thu, 31 Dec 2099 23:59:59 GMT\r\n");
+}
+
+TEST(DateCache, LineChangesOnlyWhenTheSecondChanges) {
+  h::date_cache dates;
+  std::string first(dates.line(1700000000));
+  std::string_view again = dates.line(1700000000);
+  EXPECT_EQ(again, first);
+  std::string_view next = dates.line(1700000001);
+  EXPECT_EQ(next, "date: Tue, 14 Nov 2023 22:13:21 GMT\r\n");
+  EXPECT_NE(std::string(next), first);
+  // Going back to an earlier second formats that second again.
+  EXPECT_EQ(dates.line(1700000000), first);
+}
+
+TEST(DateCache, SameSecondReturnsTheSameFormattedBytes) {
+  h::date_cache dates;
+  std::string_view a = dates.line(1234567890);
+  std::string_view b = dates.line(1234567890);
+  EXPECT_EQ(a.data(), b.data());
+  EXPECT_EQ(a.size(), b.size());
+  EXPECT_EQ(b, "date: Fri, 13 Feb 2009 23:31:30 GMT\r\n");
+}
+
+TEST(ChunkHeader, AppendsLowercaseHexSizeAndCrlf) {
+  baton::byte_buffer out;
+  h::append_chunk_header(out, 0);
+  EXPECT_EQ(out.view(), "0\r\n");
+  out.clear();
+  h::append_chunk_header(out, 255);
+  EXPECT_EQ(out.view(), "ff\r\n");
+  out.clear();
+  h::append_chunk_header(out, 4096);
+  EXPECT_EQ(out.view(), "1000\r\n");
+  out.clear();
+  h::append_chunk_header(out, SIZE_MAX);
+  EXPECT_EQ(out.view(), "ffffffffffffffff\r\n");
+}
+
+TEST(ChunkHeader, AppendsAfterExistingBytes) {
+  baton::byte_buffer out;
+  out.append("body");
+  h::append_chunk_header(out, 10);
+  out.append("0123456789\r\n");
+  out.append(h::last_chunk);
+  EXPECT_EQ(out.view(), "bodya\r\n0123456789\r\n0\r\n\r\n");
+}
+
+TEST(SimpleResponse, WritesExactBytesWithClose) {
+  baton::byte_buffer out;
+  h::append_simple_response(out, 400, "date: Thu, 01 Jan 1970 00:00:00 GMT\r\n", "text/plain; charset=utf-8",
+                            "Bad Request", true);
+  EXPECT_EQ(out.view(),
+            "HTTP/1.1 400 Bad Request\r\n"
+            "content-type: text/plain; charset=utf-8\r\n"
+            "content-length: 11\r\n"
+            "connection: close\r\n"
+            "date: Thu, 01 Jan 1970 00:00:00 GMT\r\n"
+            "\r\n"
+            "Bad Request");
+}
+
+TEST(SimpleResponse, WritesExactBytesWithoutClose) {
+  baton::byte_buffer out;
+  h::append_simple_response(out, 200, "date: X\r\n", "text/plain", "Hello, World!", false);
+  EXPECT_EQ(out.view(),
+            "HTTP/1.1 200 OK\r\n"
+            "content-type: text/plain\r\n"
+            "content-length: 13\r\n"
+            "date: X\r\n"
+            "\r\n"
+            "Hello, World!");
+}
+
+TEST(SimpleResponse, HeadOnlyKeepsContentLengthButOmitsBody) {
+  baton::byte_buffer out;
+  h::append_simple_response(out, 404, "date: X\r\n", "text/plain", "Not Found", false, true);
+  EXPECT_EQ(out.view(),
+            "HTTP/1.1 404 Not Found\r\n"
+            "content-type: text/plain\r\n"
+            "content-length: 9\r\n"
+            "date: X\r\n"
+            "\r\n");
+}
+
+TEST(SimpleResponse, AppendsAfterExistingBytes) {
+  baton::byte_buffer out;
+  out.append("previous");
+  h::append_simple_response(out, 413, "date: X\r\n", "text/plain", "", true);
+  EXPECT_EQ(out.view(),
+            "previous"
+            "HTTP/1.1 413 Content Too Large\r\n"
+            "content-type: text/plain\r\n"
+            "content-length: 0\r\n"
+            "connection: close\r\n"
+            "date: X\r\n"
+            "\r\n");
+}
+
+}  // namespace
