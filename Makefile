@@ -31,6 +31,9 @@ MATRIX_PINS := 'starlette==1.10.0; python_version >= "3.11"' 'starlette==1.7.0; 
 ALL_PYTHONS := --python 3.10 --python system --python 3.12 --python 3.13
 # Test clients Debian lacks or ships too old, into the project's venv.
 TEST_PINS := websockets==17.4
+# Django Channels, on Debian's Django and asgiref: locked against them only
+# (a pure wheel, so the same line serves Debian 13's Python too).
+CHANNELS_PINS := channels==4.0.0
 
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
@@ -57,9 +60,10 @@ $(PEERS_VENV)/.installed: bench/peers.txt tools/locks.py | .stamp-deps
 		--report $(PEERS_VENV)/install-report.json --keep-going
 	@touch $@
 
-$(VENV_PY): tools/locks/test.txt | .stamp-deps
+$(VENV_PY): tools/locks/test.txt tools/locks/channels.txt | .stamp-deps
 	$(PYTHON) -m venv --system-site-packages $(VENV)
 	$(PYTHON) tools/locks.py install tools/locks/test.txt --venv $(VENV)
+	$(PYTHON) tools/locks.py install tools/locks/channels.txt --venv $(VENV)
 	@touch $@
 
 # Built offline: meson-python comes from Debian, nothing is downloaded.
@@ -96,6 +100,7 @@ locks:
 	$(PYTHON) tools/locks.py write tools/locks/auditwheel.txt --python system $(AUDITWHEEL_PINS)
 	$(PYTHON) tools/locks.py write tools/locks/matrix.txt $(ALL_PYTHONS) $(MATRIX_PINS)
 	$(PYTHON) tools/locks.py write tools/locks/test.txt --python system+site --python 3.13 $(TEST_PINS)
+	$(PYTHON) tools/locks.py write tools/locks/channels.txt --python system+site $(CHANNELS_PINS)
 
 serve: build
 	$(BATON) apps.demo.app:application --host $(HOST) --port $(PORT)

@@ -208,7 +208,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("ws_ping_interval", _seconds_or_off, 20.0,
            "seconds between the server's pings on an open WebSocket, 0 for none (default: %(default)s)", core=True),
     Option("ws_ping_timeout", _seconds, 20.0,
-           "seconds a ping may go unanswered before the WebSocket closes with 1011 (default: %(default)s)",
+           "seconds a ping may go unanswered, the client sending nothing else, before the WebSocket "
+           "closes with 1011 (default: %(default)s)",
            core=True),
     Option("ws_handshake_timeout", _seconds, 10.0, "seconds the app has to accept or refuse a WebSocket opening; "
            "past it the client gets 504 (default: %(default)s)", core=True),

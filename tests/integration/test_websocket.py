@@ -623,3 +623,32 @@ def test_a_wsgi_app_gets_an_upgrade_request_as_a_plain_request():
         assert seen["HTTP_UPGRADE"] == "websocket" and seen["HTTP_SEC_WEBSOCKET_KEY"] == KEY
     finally:
         server.stop()
+
+
+# --- Django Channels ------------------------------------------------------------
+
+def test_django_channels_consumers_async_and_sync(start_ws):
+    server = start_ws(app="tests.integration.apps.channels_app:application")
+    with connect(url(server, "/ws/async/"), subprotocols=["chat"], compression="deflate") as ws:
+        assert ws.subprotocol == "chat"
+        ws.send("hello")
+        assert ws.recv(timeout=5) == "async /ws/async/: hello"
+        ws.send(b"\x01\x02\x03")
+        assert ws.recv(timeout=5) == b"\x03\x02\x01"
+        ws.send("close")
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=5)
+        assert ws.close_code == 4001
+    with connect(url(server, "/ws/sync/")) as ws:
+        for i in range(3):
+            ws.send(f"m{i}")
+            assert ws.recv(timeout=5) == f"sync: m{i}"
+    with pytest.raises(InvalidStatus) as refused:  # a close before the accept
+        connect(url(server, "/ws/sync/?refuse"))
+    assert refused.value.response.status_code == 403
+    # HTTP goes to Django's own handler in the same router.
+    s = server.connect()
+    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    status, _, body, _ = read_response(s)
+    s.close()
+    assert status == 200 and b"django on baton" in body, body

@@ -76,6 +76,10 @@ void protocol::on_readable() {
   if (n > 0) {
     buffer.commit(static_cast<size_t>(n));
     bytes_in_ += static_cast<uint64_t>(n);
+    // A client that is sending is alive: its pong may wait behind a frame
+    // it has not finished (a control frame cannot interrupt one), so the
+    // ping timeout measures its silence.
+    if (pong_deadline_ms_ != INT64_MAX) pong_deadline_ms_ = session_.now_ms() + context_.config.ping_timeout_ms;
     feed(buffer.data(), buffer.size());
   }
   buffer.clear();

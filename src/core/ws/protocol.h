@@ -41,7 +41,7 @@ struct settings {
   size_t max_message = size_t{16} * 1024 * 1024;  // a whole (inflated) message, at most
   uint32_t max_queue = 32;            // messages waiting for the app before reading pauses
   int ping_interval_ms = 20000;       // 0: the server sends no pings
-  int ping_timeout_ms = 20000;        // a ping unanswered this long closes with 1011 (0: never)
+  int ping_timeout_ms = 20000;        // unanswered, and the client silent, this long: 1011 (0: never)
   int close_timeout_ms = 5000;        // a close handshake the client does not finish
   int handshake_timeout_ms = 10000;   // an app that neither accepts nor refuses an opening (0: none)
   // Output queued past this stops reading (a client that pings without

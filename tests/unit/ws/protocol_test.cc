@@ -224,6 +224,17 @@ struct ws_fixture : ::testing::Test {
       session->on_io(event_loop::readable);
     }
   }
+  // What the server sends on its own (a ping on its timer), waited for
+  // a second at most.
+  std::vector<server_frame> await_server_frames() {
+    std::vector<server_frame> frames;
+    for (int i = 0; i < 300 && frames.empty(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(3));
+      host.loop.run_once(0);
+      frames = parse_frames(client.take_output());
+    }
+    return frames;
+  }
   // The app's next message, or its status.
   read_status next(x::message_kind& kind, std::string& payload) {
     std::string_view view;
@@ -539,9 +550,7 @@ TEST_F(ws_fixture, TheServerPingsAndClosesWith1011WhenNoPongComes) {
   host.config.ping_interval_ms = 1;
   host.config.ping_timeout_ms = 20;
   accept();
-  std::this_thread::sleep_for(std::chrono::milliseconds(3));
-  host.loop.run_once(0);
-  auto frames = parse_frames(client.take_output());
+  auto frames = await_server_frames();
   ASSERT_FALSE(frames.empty()) << "no ping";
   EXPECT_EQ(frames[0].op, 0x9);
   // An answered ping keeps the connection.
@@ -565,6 +574,48 @@ TEST_F(ws_fixture, TheServerPingsAndClosesWith1011WhenNoPongComes) {
     }
   }
   EXPECT_TRUE(closed) << "no close after the ping timeout";
+}
+
+// A client in the middle of a long frame cannot pong before its end: while
+// its bytes arrive, the ping waits (Autobahn's 9.1.5, an 8 MiB frame from a
+// slow client, was closed with 1011 otherwise); once it falls silent, 1011.
+TEST_F(ws_fixture, APingWaitsWhileTheClientIsStillSendingAFrame) {
+  host.config.ping_interval_ms = 1;
+  host.config.ping_timeout_ms = 40;
+  host.config.max_message = 1 << 20;
+  accept();
+  auto frames = await_server_frames();
+  ASSERT_FALSE(frames.empty()) << "no ping";
+  EXPECT_EQ(frames[0].op, 0x9);
+  std::string frame = client_frame(0x2, std::string(256 * 1024, 'b'));
+  size_t piece = frame.size() / 40, sent = 0;
+  auto started = std::chrono::steady_clock::now();
+  while (sent < frame.size() / 2) {  // half the frame, over about three timeouts
+    send(std::string_view(frame).substr(sent, piece));
+    sent += piece;
+    std::this_thread::sleep_for(std::chrono::milliseconds(6));
+    host.loop.run_once(0);
+    for (const server_frame& f : parse_frames(client.take_output())) {
+      ASSERT_NE(f.op, 0x8) << "closed while the client was sending, after "
+                           << std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::steady_clock::now() - started).count() << " ms";
+    }
+  }
+  ASSERT_GT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(100));
+  // Silent now, mid-frame and with the ping unanswered.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  bool closed = false;
+  while (!closed && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    host.loop.run_once(0);
+    for (const server_frame& f : parse_frames(client.take_output())) {
+      if (f.op == 0x8) {
+        EXPECT_EQ(close_code_of(f), 1011);
+        closed = true;
+      }
+    }
+  }
+  EXPECT_TRUE(closed) << "no close after the client fell silent";
 }
 
 TEST_F(ws_fixture, PermessageDeflateIsAgreedAndMessagesAreCompressedBothWays) {
