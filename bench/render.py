@@ -70,6 +70,12 @@ def label(artifact: dict, arm: str) -> str:
     return artifact.get("arms", {}).get(arm, {}).get("label", arm)
 
 
+def declined(row: dict) -> str:
+    """A WebSocket row that offered permessage-deflate: the mark of an arm that
+    declined it (it was sent the messages plain and compressed nothing)."""
+    return " (declined deflate: plain messages)" if row.get("deflate_agreed") is False else ""
+
+
 def is_granian(arm: str) -> bool:
     return arm.startswith("granian")
 
@@ -104,7 +110,7 @@ def table(artifact: dict, config: tuple[str, int, int]) -> list[str]:
         busiest = f"{bound.get('name', '–')} {bound.get('cpu_fraction', 0):.0%}"
         client = f"{r['client_cpu_fraction']:.0%}" + (" (bound)" if r["client_bound"] else "")
         lines.append(
-            f"| {label(artifact, r['arm'])} | {fmt_rps(r['rps_median'])} ({fmt_rps(r['rps_min'])}–"
+            f"| {label(artifact, r['arm'])}{declined(r)} | {fmt_rps(r['rps_median'])} ({fmt_rps(r['rps_min'])}–"
             f"{fmt_rps(r['rps_max'])}) | {vs_peer} | {vs_granian} | {latency(r, 'p50_us', pipelined)} "
             f"| {latency(r, 'p90_us', pipelined)} "
             f"| {latency(r, 'p99_us', pipelined)} | {latency(r, 'max_us', pipelined)} "
@@ -361,6 +367,7 @@ def headline_rows(results_dir: Path) -> list[str]:
             key = "rps_median" if metric in ("rps", "msgs") else "p99_us"
             value = {r["arm"]: r[key] for r in rows if key in r}
         higher_better = metric in ("rps", "msgs")
+        by_arm = {r["arm"]: r for r in rows}
         pick = max if higher_better else min
 
         def best(names):
@@ -380,7 +387,7 @@ def headline_rows(results_dir: Path) -> list[str]:
             v = value[n]
             figure = (fmt_rps(v) + " rps" if metric == "rps" else fmt_rps(v) + " msg/s" if metric == "msgs"
                       else f"{v / 1000:.1f} ms" if metric == "p99" else f"{v} B")
-            return f"{label(artifact, n)}: {figure}"
+            return f"{label(artifact, n)}{declined(by_arm[n])}: {figure}"
 
         def lead(n):
             if n is None or not value[n] or not value[baton]:

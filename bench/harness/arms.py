@@ -231,7 +231,11 @@ def _hypercorn(port: int, w: Workload) -> list[str]:
 
 
 def _daphne(port: int, w: Workload) -> list[str]:
-    return [str(PEER_PYTHON), "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0", w.asgi]
+    # Twisted listens with a backlog of 50 unless its endpoint string says
+    # otherwise: 1 000 WebSockets opening at once then wait seconds for SYN
+    # retries. The endpoint gives it the same backlog as every other arm.
+    return [str(PEER_PYTHON), "-m", "daphne", "-e", f"tcp:port={port}:interface=127.0.0.1:backlog=4096",
+            "-v", "0", w.asgi]
 
 
 def _socketify(interface: str) -> Callable[[int, Workload], list[str]]:

@@ -78,11 +78,19 @@ def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None
 reference_bodies: dict[str, bytes] = {}
 
 
-def verify_websocket(port: int, w: Workload) -> None:
-    """An opening handshake and one round trip: the arm serves WebSockets at the path."""
+# (arm, workload) -> whether the arm agreed to permessage-deflate when the
+# workload offered it (a server that declines gets the messages plain and
+# does no compression work: its row says so).
+deflate_agreed: dict[tuple[str, str], bool] = {}
+
+
+def verify_websocket(port: int, w: Workload) -> bool | None:
+    """An opening handshake and one round trip: the arm serves WebSockets at
+    the path. Where the workload compresses, whether the arm agreed to."""
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    offer = "Sec-WebSocket-Extensions: permessage-deflate; client_no_context_takeover\r\n" if w.deflate else ""
     s.sendall(f"GET {w.path} HTTP/1.1\r\nHost: bench\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-              "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+              f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{offer}\r\n".encode())
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = s.recv(4096)
@@ -91,7 +99,11 @@ def verify_websocket(port: int, w: Workload) -> None:
         data += chunk
     if not data.startswith(b"HTTP/1.1 101"):
         raise RuntimeError(f"not a WebSocket: {data[:80]!r}")
-    data = data.split(b"\r\n\r\n", 1)[1]
+    head, data = data.split(b"\r\n\r\n", 1)
+    agreed = b"permessage-deflate" in head.lower() if w.deflate else None
+    if agreed:
+        s.close()  # its echo would come compressed; the handshake is what is checked
+        return agreed
     s.sendall(bytes([0x81, 0x84, 1, 2, 3, 4]) + bytes(b ^ m for b, m in zip(b"ping", b"\x01\x02\x03\x04")))
     while len(data) < 6:
         chunk = s.recv(4096)
@@ -101,12 +113,15 @@ def verify_websocket(port: int, w: Workload) -> None:
     if data[:6] != b"\x81\x04ping":
         raise RuntimeError(f"wrong echo: {data[:20]!r}")
     s.close()
+    return agreed
 
 
-def verify(port: int, w: Workload) -> None:
+def verify(port: int, w: Workload, arm_name: str = "") -> None:
     """One request; status and body must be exactly what every arm sends."""
     if w.client == "wsload":
-        verify_websocket(port, w)
+        agreed = verify_websocket(port, w)
+        if agreed is not None:
+            deflate_agreed[arm_name, w.name] = agreed
         return
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     body = b"x" * w.request_body_size if w.request_body_size else None
@@ -163,7 +178,7 @@ def start(arm: Arm, w: Workload, settings: Settings, log_path: Path) -> tuple[su
     try:
         wait_ready(port, proc)
         if not arm.cold:
-            verify(port, w)
+            verify(port, w, arm.name)
     except Exception:
         stop(proc)
         raise
@@ -431,6 +446,7 @@ def measure(arm: Arm, w: Workload, connections: int, settings: Settings, log_pat
         "arm": arm.name, "workload": w.name, "connections": connections, "command": command,
         "requests": requests, "seconds": seconds, "rps": requests / seconds if seconds else 0.0,
         "latency_us": summary["latency_us"],
+        **({"deflate_agreed": deflate_agreed.get((arm.name, w.name))} if w.deflate else {}),
         "errors": {k: v for k, v in errors.items() if k != "status"}, "non_2xx": errors["status"],
         "cpu": {"total_us_per_request": per_request(total_cpu), "cores": round(total_cpu / seconds, 3),
                 "threads": threads,
@@ -500,6 +516,7 @@ def summarize(runs: list[dict]) -> list[dict]:
             "workload": workload, "connections": connections, "background": background, "arm": arm,
             "rounds": len(rs),
             "rps_median": statistics.median(rps), "rps_min": rps[0], "rps_max": rps[-1],
+            **({"deflate_agreed": rs[0]["deflate_agreed"]} if "deflate_agreed" in rs[0] else {}),
             "p50_us": statistics.median(r["latency_us"]["p50"] for r in rs),
             "p90_us": statistics.median(r["latency_us"]["p90"] for r in rs),
             "p99_us": statistics.median(r["latency_us"]["p99"] for r in rs),
