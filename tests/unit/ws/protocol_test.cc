@@ -235,6 +235,19 @@ struct ws_fixture : ::testing::Test {
     }
     return frames;
   }
+  // The code of the close frame the server sends on its own (a timeout),
+  // waited for two seconds at most; -1 when none came.
+  int await_close_code() {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      host.loop.run_once(0);
+      for (const server_frame& f : parse_frames(client.take_output())) {
+        if (f.op == 0x8) return close_code_of(f);
+      }
+    }
+    return -1;
+  }
   // The app's next message, or its status.
   read_status next(x::message_kind& kind, std::string& payload) {
     std::string_view view;
@@ -561,19 +574,7 @@ TEST_F(ws_fixture, TheServerPingsAndClosesWith1011WhenNoPongComes) {
   for (const server_frame& f : frames) EXPECT_NE(f.op, 0x8) << "closed although the ping was answered";
   ASSERT_FALSE(frames.empty());
   // This one goes unanswered.
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  bool closed = false;
-  while (!closed && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    host.loop.run_once(0);
-    for (const server_frame& f : parse_frames(client.take_output())) {
-      if (f.op == 0x8) {
-        EXPECT_EQ(close_code_of(f), 1011);
-        closed = true;
-      }
-    }
-  }
-  EXPECT_TRUE(closed) << "no close after the ping timeout";
+  EXPECT_EQ(await_close_code(), 1011) << "no close after the ping timeout";
 }
 
 // A client in the middle of a long frame cannot pong before its end: while
@@ -603,19 +604,7 @@ TEST_F(ws_fixture, APingWaitsWhileTheClientIsStillSendingAFrame) {
   }
   ASSERT_GT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(100));
   // Silent now, mid-frame and with the ping unanswered.
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  bool closed = false;
-  while (!closed && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    host.loop.run_once(0);
-    for (const server_frame& f : parse_frames(client.take_output())) {
-      if (f.op == 0x8) {
-        EXPECT_EQ(close_code_of(f), 1011);
-        closed = true;
-      }
-    }
-  }
-  EXPECT_TRUE(closed) << "no close after the client fell silent";
+  EXPECT_EQ(await_close_code(), 1011) << "no close after the client fell silent";
 }
 
 TEST_F(ws_fixture, PermessageDeflateIsAgreedAndMessagesAreCompressedBothWays) {
