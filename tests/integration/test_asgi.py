@@ -91,6 +91,17 @@ def test_the_scope_carries_every_key_the_spec_requires(asgi):
     assert info["body_length"] == 3
 
 
+def test_header_names_are_lowercased_whether_common_or_not(asgi):
+    # Common names come from one shared set (per process), others are made
+    # per request: the app sees the same either way, in the order sent.
+    sent = [("HOST", "t"), ("Content-TYPE", "text/x"), ("Hoss", "not host"), ("X-Forwarded-FOR", "1.2.3.4"),
+            ("X-A-Name-Well-Past-Thirty-Two-Bytes-Long", "v"), ("Sec-WebSocket-Keys", "near a common one")]
+    r = httpx.post(asgi.url + "/echo", content=b"", headers=sent, timeout=10)
+    got = [[n, v] for n, v in r.json()["headers"] if n not in ("accept", "accept-encoding", "connection",
+                                                               "user-agent", "content-length")]
+    assert got == [[n.lower(), v] for n, v in sent]
+
+
 def test_the_path_is_percent_decoded_and_raw_path_is_not(asgi):
     s = asgi.connect()
     s.sendall(b"GET /ech%6F/caf%C3%A9?q HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "bridge/asgi/awaitables.h"
 #include "bridge/asgi/runner.h"
@@ -66,19 +67,75 @@ bool set_new(PyObject* dict, PyObject* key, PyObject* value_new_ref) {
   return rc == 0;
 }
 
+// The names requests commonly carry, lowercased and made once (GIL held):
+// every scope's headers share them instead of holding copies, which an open
+// WebSocket keeps for as long as it lives.
+class common_names {
+ public:
+  static constexpr size_t longest = 32;
+
+  common_names() {
+    static const char* const known[] = {
+        "host", "connection", "upgrade", "user-agent", "accept", "accept-encoding", "accept-language",
+        "accept-charset", "cache-control", "pragma", "content-type", "content-length", "content-encoding",
+        "transfer-encoding", "cookie", "origin", "referer", "authorization", "if-none-match",
+        "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range", "expect", "te", "dnt",
+        "via", "forwarded", "keep-alive", "priority", "x-forwarded-for", "x-forwarded-proto",
+        "x-forwarded-host", "x-forwarded-port", "x-real-ip", "x-request-id", "x-requested-with",
+        "x-csrftoken", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions",
+        "sec-websocket-protocol", "sec-fetch-site", "sec-fetch-mode", "sec-fetch-dest", "sec-fetch-user",
+        "sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform", "upgrade-insecure-requests",
+        "access-control-request-method", "access-control-request-headers"};
+    for (const char* name : known) {
+      size_t n = std::strlen(name);
+      PyObject* bytes = PyBytes_FromStringAndSize(name, static_cast<Py_ssize_t>(n));
+      if (bytes == nullptr) {  // then that name is made per request, as others are
+        PyErr_Clear();
+        continue;
+      }
+      by_length_[n].push_back(bytes);  // kept for the life of the process (each is at most `longest`)
+    }
+  }
+  // A new reference to the shared name equal to `lower`, or null.
+  PyObject* find(const char* lower, size_t n) const {
+    if (n > longest) return nullptr;
+    for (PyObject* name : by_length_[n]) {
+      if (std::memcmp(PyBytes_AS_STRING(name), lower, n) == 0) {
+        Py_INCREF(name);
+        return name;
+      }
+    }
+    return nullptr;
+  }
+
+ private:
+  std::vector<PyObject*> by_length_[longest + 1];
+};
+
+PyObject* lowercase_name(std::string_view name) {
+  static const common_names common;
+  char lower[common_names::longest];
+  bool small = name.size() <= sizeof lower;
+  PyObject* made = small ? nullptr : PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(name.size()));
+  if (!small && made == nullptr) return nullptr;
+  char* p = small ? lower : PyBytes_AS_STRING(made);
+  for (size_t k = 0; k < name.size(); ++k) {
+    char c = name[k];
+    p[k] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+  }
+  if (!small) return made;
+  PyObject* shared = common.find(lower, name.size());
+  return shared != nullptr ? shared : PyBytes_FromStringAndSize(lower, static_cast<Py_ssize_t>(name.size()));
+}
+
 // The request's fields, names lowercased, as (name, value) bytes pairs.
 py_ref header_list(const exchange::request_head& head) {
   py_ref headers = py_ref::steal(PyList_New(static_cast<Py_ssize_t>(head.field_count)));
   if (!headers) return {};
   for (size_t i = 0; i < head.field_count; ++i) {
     const exchange::field& h = head.fields[i];
-    PyObject* name = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(h.name.size()));
+    PyObject* name = lowercase_name(h.name);
     if (name == nullptr) return {};
-    char* p = PyBytes_AS_STRING(name);
-    for (size_t k = 0; k < h.name.size(); ++k) {
-      char c = h.name[k];
-      p[k] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
-    }
     PyObject* value = PyBytes_FromStringAndSize(h.value.data(), static_cast<Py_ssize_t>(h.value.size()));
     PyObject* pair = value != nullptr ? PyTuple_Pack(2, name, value) : nullptr;
     Py_DECREF(name);

@@ -332,6 +332,7 @@ void asgi_runner::deliver_news(asgi_request* r) {
   // a plain store those loads may run ahead of it and miss that news.
   r->queued.exchange(false, std::memory_order_acq_rel);
   if (r->s == nullptr) return;  // stale: its request ended
+  if (r->websocket) r->s->release_app_memory_if_asked();  // an idle WebSocket's buffers
   if (r->receive_future) {
     bool ready = false;
     PyObject* event = event_for(r, ready);

@@ -80,6 +80,66 @@ void exchange::copy_head(const request_head& parsed, const char* raw, size_t raw
   head_.fields = fields_.data();
 }
 
+upgrade_offer& exchange::offer_upgrade() {
+  if (head_bytes_.capacity() > head_bytes_.size()) {
+    byte_buffer exact = head_bytes_.exact_copy();
+    const char* from = head_bytes_.data();
+    size_t size = head_bytes_.size();
+    auto rebase = [&](std::string_view& v) {
+      if (!v.empty() && v.data() >= from && v.data() < from + size) v = {exact.data() + (v.data() - from), v.size()};
+    };
+    rebase(head_.method);
+    rebase(head_.target);
+    rebase(head_.path);
+    rebase(head_.query);
+    rebase(head_.authority);
+    for (field& f : fields_) {
+      rebase(f.name);
+      rebase(f.value);
+    }
+    head_bytes_ = std::move(exact);
+  }
+  return upgrade_;
+}
+
+size_t exchange::release_channel_memory() {
+  size_t freed = 0;
+  if (loop_in_.empty()) {
+    freed += loop_in_.capacity();
+    loop_in_ = byte_buffer();
+  }
+  shared_guard guard(*this);
+  if (shared_in_.empty()) {
+    freed += shared_in_.capacity();
+    shared_in_ = byte_buffer();
+  }
+  if (shared_out_.empty()) freed += shared_out_.release_memory();
+  return freed;
+}
+
+void exchange::ask_app_to_release_memory() {
+  state_.fetch_or(k_release_asked, std::memory_order_acq_rel);
+  wake_app();
+}
+
+size_t exchange::release_app_memory_if_asked() {
+  if ((state_.load(std::memory_order_acquire) & k_release_asked) == 0) return 0;
+  state_.fetch_and(~k_release_asked, std::memory_order_acq_rel);
+  size_t freed = 0;
+  if (app_in_.empty()) {
+    freed += app_in_.capacity();
+    app_in_ = byte_buffer();
+  }
+  if (app_out_.empty()) freed += app_out_.release_memory();
+  return freed;
+}
+
+size_t exchange::storage_bytes() const {
+  return head_bytes_.capacity() + fields_.capacity() * sizeof(field) + shared_in_.capacity() + app_in_.capacity() +
+         loop_in_.capacity() + shared_out_.storage_bytes() + app_out_.storage_bytes() + response_.fields.capacity() +
+         response_.status_line.capacity() + upgrade_.accept.capacity() + upgrade_.extensions.capacity();
+}
+
 void exchange::set_client(const peer_info& peer, const proxy_settings* proxy) {
   peer_info client = peer;
   https_ = false;
@@ -646,6 +706,11 @@ void exchange::finish() {
     // the protocol must hand its session on now (the app is not done). The
     // request's (empty) body has ended; the messages have not.
     state_.fetch_and(~k_body_end, std::memory_order_acq_rel);
+    // What the 101 needed is not kept for the WebSocket's life: its fields
+    // (for the access log) in storage of their size, and no output storage
+    // until the first message.
+    response_.fields.shrink_to_fit();
+    app_out_.release_memory();
     state_.fetch_or(k_switched, std::memory_order_acq_rel);
     notify_loop(true);
     return;

@@ -243,8 +243,23 @@ class exchange final : public handoff::notice_link {
   // Loop side: the app's close has been queued (take its output after
   // asking, and the close is in it).
   bool app_closed() const { return (state_.load(std::memory_order_acquire) & k_app_closed) != 0; }
-  // Loop side, before dispatch: the switch on offer.
-  upgrade_offer& offer_upgrade() { return upgrade_; }
+  // Loop side, before dispatch: the switch on offer. The head is kept in
+  // storage of its own size from now on: a WebSocket holds it for as long
+  // as it is open.
+  upgrade_offer& offer_upgrade();
+  // Loop side, after a switch: frees the storage of the channels' buffers
+  // that hold nothing (an open WebSocket between messages keeps none).
+  // Returns the bytes freed.
+  size_t release_channel_memory();
+  // Loop side: asks the app side to give back its own storage (an idle
+  // WebSocket's), which it does on the wake this makes.
+  void ask_app_to_release_memory();
+  // App side, on a wake: when the loop asked, frees the app side's
+  // buffers that hold nothing. Returns the bytes freed.
+  size_t release_app_memory_if_asked();
+  // Tests only (reads both sides' storage unguarded): the bytes of storage
+  // the exchange holds beside itself, for its head, channels and response.
+  size_t storage_bytes() const;
   // Loop side: a whole message from the client, for the app.
   void deliver_message(message_kind kind, const char* data, size_t length);
 
@@ -352,6 +367,7 @@ class exchange final : public handoff::notice_link {
   static constexpr uint32_t k_client_eof = 1u << 10;
   static constexpr uint32_t k_switched = 1u << 11;
   static constexpr uint32_t k_app_closed = 1u << 12;
+  static constexpr uint32_t k_release_asked = 1u << 13;
   // A message in the body channel: its kind, then its length (4 bytes,
   // little-endian), then the payload; delivered whole, so it never spans
   // the two buffers the app side swaps.

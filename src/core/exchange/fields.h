@@ -62,6 +62,8 @@ class field_list {
   // Storage kept past a request (bytes).
   size_t capacity() const { return bytes_.capacity(); }
   void release() { bytes_ = byte_buffer(); }
+  // Storage of the fields' own size (a list kept long and not added to).
+  void shrink_to_fit() { bytes_ = bytes_.exact_copy(); }
 
   void add(std::string_view name, std::string_view value) {
     auto n = static_cast<uint32_t>(name.size());

@@ -174,10 +174,15 @@ size_t output_queue::spares::release() {
   return freed;
 }
 
+size_t output_queue::storage_bytes() const {
+  size_t bytes = segments_.capacity() * sizeof(segment);
+  for (const segment& s : segments_) bytes += s.bytes.capacity();
+  return bytes;
+}
+
 size_t output_queue::release_memory() {
   clear();
-  size_t freed = segments_.capacity() * sizeof(segment);
-  for (const segment& s : segments_) freed += s.bytes.capacity();
+  size_t freed = storage_bytes();
   std::vector<segment>().swap(segments_);
   first_ = 0;
   return freed;

@@ -47,6 +47,8 @@ class output_queue {
   bool empty() const;
   // Bytes held in memory (file ranges cost no memory and are not counted).
   uint64_t buffered_bytes() const;
+  // Bytes of storage the queue holds, used or not.
+  size_t storage_bytes() const;
 
   enum class flush_result { done, blocked, failed };
   // Writes until everything is sent, the transport would block, or it fails.

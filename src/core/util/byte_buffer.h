@@ -58,6 +58,20 @@ class byte_buffer {
     if (begin_ == end_) begin_ = end_ = 0;
   }
 
+  // A copy of the live bytes in storage of their own size (none when
+  // there are none): for bytes that will be read for a long time and not
+  // added to.
+  byte_buffer exact_copy() const {
+    byte_buffer copy;
+    size_t live = size();
+    if (live == 0) return copy;
+    copy.storage_ = static_cast<char*>(std::malloc(live));
+    if (copy.storage_ == nullptr) throw std::bad_alloc();
+    std::memcpy(copy.storage_, data(), live);
+    copy.capacity_ = copy.end_ = live;
+    return copy;
+  }
+
   // Gives memory back when a burst made the buffer large.
   void shrink_if_idle(size_t keep) {
     if (empty() && capacity_ > keep) {

@@ -38,6 +38,9 @@ void protocol::start() {
   int64_t now = session_.now_ms();
   if (context_.config.ping_interval_ms > 0) next_ping_ms_ = now + context_.config.ping_interval_ms;
   take_app_output();
+  // The 101 went through the exchange's channels: an open WebSocket keeps
+  // no storage there until its first message.
+  x_->release_channel_memory();
   if (session_.eof()) {
     // The client finished sending before the 101 went out: it will send no frame.
     tell_app_closed(close_code::abnormal, {});
@@ -335,6 +338,18 @@ size_t protocol::release_idle_memory() {
   size_t freed = reader_.held();
   reader_.release_memory();
   if (session_.output().empty()) freed += session_.output().release_memory();
+  if (x_ == nullptr) return freed;
+  freed += x_->release_channel_memory();
+  // Quiet for a whole trim interval: the app side is asked, once in each
+  // quiet spell, to give back its own buffers (it does on the wake).
+  uint64_t traffic = bytes_in_ + bytes_out_;
+  if (traffic != traffic_at_trim_) {
+    traffic_at_trim_ = traffic;
+    app_asked_ = false;
+  } else if (!app_asked_) {
+    x_->ask_app_to_release_memory();
+    app_asked_ = true;
+  }
   return freed;
 }
 

@@ -142,6 +142,8 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   uint32_t ping_count_ = 0;
   uint64_t bytes_in_ = 0;
   uint64_t bytes_out_ = 0;
+  uint64_t traffic_at_trim_ = 0;  // bytes both ways at the last idle trim
+  bool app_asked_ = false;        // the app side was asked to free its buffers in this quiet spell
 };
 
 // Frames the app's messages (exchange::message_wire), compressing those

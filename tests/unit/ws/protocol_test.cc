@@ -290,6 +290,40 @@ TEST_F(ws_fixture, TheAppsAcceptSendsA101WithTheAcceptKeyAndMessagesFlowBothWays
   EXPECT_EQ(frames[0].payload, "world");
 }
 
+// An open WebSocket lives long and mostly idle: what its 101 needed is not
+// kept for its life (the head and the 101's fields at their own size, no
+// output storage), and between messages the idle trim takes the channels'.
+TEST_F(ws_fixture, AnOpenWebSocketKeepsOnlyItsHeadAndFieldsAndTheTrimTakesTheChannelsStorage) {
+  accept();
+  // The head (about 160 bytes), its five fields, the 101's three fields and
+  // the accept key: a first buffer of the usual size (512) for any of them
+  // would pass this.
+  EXPECT_LT(app->storage_bytes(), 640u);
+  size_t after_accept = app->storage_bytes();
+  send(client_frame(0x1, std::string(3000, 'a')));
+  x::message_kind kind;
+  std::string payload;
+  ASSERT_EQ(next(kind, payload), read_status::data);
+  EXPECT_EQ(payload.size(), 3000u);
+  ASSERT_EQ(app->send_message(x::message_kind::text, payload.data(), payload.size()), send_status::accepted);
+  EXPECT_EQ(parse_frames(client.take_output()).size(), 1u);
+  size_t busy = app->storage_bytes();
+  EXPECT_GT(busy, after_accept + 3000) << "a message both ways used storage";
+  // The app side keeps its own (app_in_, app_out_); what the loop holds goes.
+  EXPECT_GT(session->release_idle_memory(), 0u);
+  size_t trimmed = app->storage_bytes();
+  EXPECT_LT(trimmed, busy);
+  // The app side's buffers are its own: the loop asks for them, once a
+  // quiet spell (a whole trim interval without traffic), and the app side
+  // frees them when it acts on the wake.
+  EXPECT_EQ(app->release_app_memory_if_asked(), 0u) << "asked while the socket was busy";
+  session->release_idle_memory();
+  EXPECT_GT(app->release_app_memory_if_asked(), 3000u);
+  EXPECT_EQ(app->storage_bytes(), after_accept);
+  session->release_idle_memory();
+  EXPECT_EQ(app->release_app_memory_if_asked(), 0u) << "asked twice in one quiet spell";
+}
+
 TEST_F(ws_fixture, FramesSentBeforeThe101ReachTheAppAfterIt) {
   open({}, client_frame(0x1, "early"));
   app = host.submitted.at(0);
