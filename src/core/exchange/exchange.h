@@ -262,6 +262,10 @@ class exchange final : public handoff::notice_link {
   size_t storage_bytes() const;
   // Loop side: a whole message from the client, for the app.
   void deliver_message(message_kind kind, const char* data, size_t length);
+  // The same, from a buffer the exchange may take instead of copying it
+  // (when the buffer has front room for a message's header and the app
+  // has taken everything before it). `payload` is left empty.
+  void deliver_message(message_kind kind, byte_buffer& payload);
 
   void set_waker(app_waker* waker) { waker_.store(waker, std::memory_order_release); }
   // The app side is done with the exchange: publishes what is left, unhooks

@@ -58,6 +58,24 @@ class byte_buffer {
     if (begin_ == end_) begin_ = end_ = 0;
   }
 
+  // Front room: an empty buffer whose bytes will start `n` bytes into its
+  // storage, leaving room for a header to be put in front of them later
+  // without moving them. `expected` is the room to make after it. The room
+  // lasts while the bytes are only appended to and the storage does not
+  // grow (front_room() says what is left of it).
+  void reset_with_front_room(size_t n, size_t expected) {
+    begin_ = end_ = 0;
+    prepare(n + expected);
+    begin_ = end_ = n;
+  }
+  size_t front_room() const { return begin_; }
+  // Takes `n` bytes of front room into the live bytes (the header the
+  // caller then writes at data()).
+  void claim_front(size_t n) { begin_ -= n; }
+
+  // Exchanges the two buffers' storage and bytes.
+  void swap_storage(byte_buffer& other) noexcept { swap(other); }
+
   // A copy of the live bytes in storage of their own size (none when
   // there are none): for bytes that will be read for a long time and not
   // added to.

@@ -106,7 +106,10 @@ class message_reader {
       text_ = op == static_cast<uint8_t>(opcode::text);
       compressed_ = h.rsv1;
       utf8_.reset();
-      message_.clear();
+      // Room in front for the header the exchange puts on a message, so it
+      // can take the buffer as it is; storage for the frame, up to a bound
+      // (a length is only what the client says it will send).
+      message_.reset_with_front_room(front_room, h.length < reserved_at_most ? h.length : reserved_at_most);
     } else {
       return fail(close_code::protocol_error, "a reserved data opcode");
     }
@@ -155,6 +158,10 @@ class message_reader {
       message_.clear();
       inflater_->done_with_output();
     }
+    // No large buffer is kept between messages: the next one takes storage
+    // the allocator has just had back (warm in the cache), as the
+    // exchange's channels do.
+    if (message_.empty() && message_.capacity() > storage_kept) message_ = byte_buffer();
     if (!valid) return fail(close_code::invalid_payload, "a text message that is not UTF-8");
     return go_on && !done_;
   }
@@ -194,6 +201,14 @@ class message_reader {
     if (r == inflater::result::too_large) return fail(close_code::too_big, "a message that inflates over the size limit");
     return fail(close_code::invalid_payload, "a compressed message that does not inflate");
   }
+
+  // Room kept in front of a message for a channel's header (the
+  // exchange's is 5 bytes).
+  static constexpr size_t front_room = 8;
+  // Storage made ready for a message before its bytes come, at most.
+  static constexpr size_t reserved_at_most = size_t{64} * 1024;
+  // A message buffer larger than this is not kept after its message.
+  static constexpr size_t storage_kept = 4096;
 
   size_t max_size_;
   inflater* inflater_;

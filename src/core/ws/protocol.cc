@@ -123,9 +123,7 @@ void protocol::on_writable() { flush(); }
 
 bool protocol::on_message(bool text, byte_buffer& payload) {
   if (state_ != state::open || app_told_) return true;  // closing: data is dropped
-  x_->deliver_message(text ? exchange::message_kind::text : exchange::message_kind::binary, payload.data(),
-                      payload.size());
-  payload.clear();
+  x_->deliver_message(text ? exchange::message_kind::text : exchange::message_kind::binary, payload);
   pause_if_queue_full();
   return !x_->reading_paused();  // paused: the rest of the read waits
 }

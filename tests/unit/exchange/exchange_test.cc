@@ -177,6 +177,93 @@ TEST(Exchange, BodyBytesArriveOnceAndInOrderWhicheverWayTheyAreDelivered) {
 // The race read_into() must survive, forced: bytes are delivered after it
 // found nothing buffered and before it registers its destination. They must
 // still come before the bytes that arrive into the destination later.
+// Messages cross whole and in order whether the exchange takes the loop's
+// buffer (it has front room and the app has taken everything before) or
+// copies it (no room, or messages still waiting), with the app on its own
+// thread taking them at its own pace.
+TEST(Exchange, MessagesArriveWholeAndInOrderWhetherTheirBuffersAreTakenOrCopied) {
+#if defined(__SANITIZE_THREAD__)
+  constexpr int count = 20000;
+#else
+  constexpr int count = 200000;
+#endif
+  baton::loop::event_loop loop;
+  inbox handler;
+  loop.set_inbox_handler(&handler);
+  owner own;
+  x::exchange_settings settings;
+  x::exchange s(own, loop, settings);
+  std::string raw = "GET / HTTP/1.1\r\nHost: t\r\n\r\n";
+  s.reset_for(x::request_head{}, raw.data(), raw.size(), x::peer_info{"127.0.0.1", 1}, wire);
+  s.attach_app();
+  auto size_of = [](int i) { return static_cast<size_t>((i * 2654435761u) % (i % 16 == 0 ? 20000 : 600)); };
+  auto fill = [](char* p, size_t n, int i) {
+    for (size_t k = 0; k < n; ++k) p[k] = byte_at(k + static_cast<size_t>(i));
+  };
+
+  std::atomic<int> bad{0};
+  std::atomic<bool> app_finished{false};
+  std::thread app([&] {
+    parker_waker waker;
+    s.set_waker(&waker);
+    std::mt19937 rng(9);
+    std::string expected;
+    for (int i = 0; i < count; ++i) {
+      x::message_kind kind;
+      std::string_view payload;
+      x::exchange::read_status r = x::exchange::read_status::pending;
+      baton::handoff::park_until(waker.parker, [&] {
+        r = s.try_read_message(kind, payload);
+        return r != x::exchange::read_status::pending;
+      });
+      if (r != x::exchange::read_status::data) {  // cancelled: the messages left did not come
+        bad.fetch_add(count - i);
+        break;
+      }
+      expected.resize(size_of(i));
+      fill(expected.data(), expected.size(), i);
+      if (kind != (i % 2 == 0 ? x::message_kind::text : x::message_kind::binary) || payload != expected) {
+        bad.fetch_add(1);
+      }
+      s.consume_message();
+      if (rng() % 64 == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng() % 50));
+    }
+    s.set_waker(nullptr);
+    app_finished.store(true);
+  });
+  std::mt19937 rng(3);
+  baton::byte_buffer framed;
+  int taken_kind = 0;
+  for (int i = 0; i < count; ++i) {
+    while (s.messages_waiting() >= 32) std::this_thread::yield();  // as the protocol's max_queue bounds it
+    x::message_kind kind = i % 2 == 0 ? x::message_kind::text : x::message_kind::binary;
+    size_t n = size_of(i);
+    if (rng() % 3 == 0) {
+      std::string plain(n, '\0');
+      fill(plain.data(), n, i);
+      s.deliver_message(kind, plain.data(), n);
+    } else {
+      framed.reset_with_front_room(rng() % 2 == 0 ? 8 : 2, n);  // 2: too little room, copied
+      fill(framed.prepare(n), n, i);
+      framed.commit(n);
+      s.deliver_message(kind, framed);
+      if (!framed.empty()) bad.fetch_add(1);
+      ++taken_kind;
+    }
+    if (rng() % 1024 == 0) loop.run_once(0);
+  }
+  // Messages lost would leave the app waiting: it is cut loose after a while.
+  for (int i = 0; i < 2000 && !app_finished.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  if (!app_finished.load()) s.cancel();
+  app.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_GT(taken_kind, count / 2);
+  loop.run_once(0);
+  s.app_done();
+  loop.run_once(0);
+  s.release();
+}
+
 TEST(Exchange, BytesDeliveredWhileADestinationIsBeingRegisteredKeepTheirPlace) {
   baton::loop::event_loop loop;
   inbox handler;
