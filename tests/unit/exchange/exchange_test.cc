@@ -76,16 +76,29 @@ struct parker_waker final : x::app_waker {
   baton::handoff::parker parker;
 };
 
+// A loop whose inbox drops the references notices carry, and one exchange on it.
+struct rig {
+  explicit rig(size_t body_window = x::exchange_settings{}.body_window) : settings(with_window(body_window)) {
+    loop.set_inbox_handler(&handler);
+  }
+  static x::exchange_settings with_window(size_t body_window) {
+    x::exchange_settings s;
+    s.body_window = body_window;
+    return s;
+  }
+  baton::loop::event_loop loop;
+  inbox handler;
+  owner own;
+  const x::exchange_settings settings;
+  x::exchange s{own, loop, settings};
+};
+
 char byte_at(size_t i) { return static_cast<char>('a' + (i * 7 + i / 251) % 26); }
 
 TEST(Exchange, BodyBytesArriveOnceAndInOrderWhicheverWayTheyAreDelivered) {
-  baton::loop::event_loop loop;
-  inbox handler;
-  loop.set_inbox_handler(&handler);
-  owner own;
-  x::exchange_settings settings;
-  settings.body_window = 256 * 1024;
-  x::exchange s(own, loop, settings);
+  rig r(256 * 1024);
+  baton::loop::event_loop& loop = r.loop;
+  x::exchange& s = r.s;
   // A head to go with the body.
   std::string raw = "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(body_size) + "\r\n\r\n";
   s.reset_for(post_head(raw, body_size), raw.data(), raw.size(), x::peer_info{"127.0.0.1", 1}, wire);
@@ -140,7 +153,7 @@ TEST(Exchange, BodyBytesArriveOnceAndInOrderWhicheverWayTheyAreDelivered) {
       last = sent + n == body_size;
       for (size_t i = 0; i < n; ++i) target[i] = byte_at(sent + i);
       s.target_received(n, last);
-    } else if (s.body_buffered() < settings.body_window) {
+    } else if (s.body_buffered() < r.settings.body_window) {
       if (rng() % 2 == 0) {
         char* space = s.body_space(n);
         for (size_t i = 0; i < n; ++i) space[i] = byte_at(sent + i);
@@ -171,7 +184,7 @@ TEST(Exchange, BodyBytesArriveOnceAndInOrderWhicheverWayTheyAreDelivered) {
   }
   EXPECT_EQ(first_bad, body_size) << "bytes out of order or corrupt from this offset";
   s.release();  // the test's own (the connection's) reference
-  EXPECT_EQ(own.recycled.load(), 1);
+  EXPECT_EQ(r.own.recycled.load(), 1);
 }
 
 // The race read_into() must survive, forced: bytes are delivered after it
@@ -187,12 +200,9 @@ TEST(Exchange, MessagesArriveWholeAndInOrderWhetherTheirBuffersAreTakenOrCopied)
 #else
   constexpr int count = 200000;
 #endif
-  baton::loop::event_loop loop;
-  inbox handler;
-  loop.set_inbox_handler(&handler);
-  owner own;
-  x::exchange_settings settings;
-  x::exchange s(own, loop, settings);
+  rig r;
+  baton::loop::event_loop& loop = r.loop;
+  x::exchange& s = r.s;
   std::string raw = "GET / HTTP/1.1\r\nHost: t\r\n\r\n";
   s.reset_for(x::request_head{}, raw.data(), raw.size(), x::peer_info{"127.0.0.1", 1}, wire);
   s.attach_app();
@@ -265,12 +275,9 @@ TEST(Exchange, MessagesArriveWholeAndInOrderWhetherTheirBuffersAreTakenOrCopied)
 }
 
 TEST(Exchange, BytesDeliveredWhileADestinationIsBeingRegisteredKeepTheirPlace) {
-  baton::loop::event_loop loop;
-  inbox handler;
-  loop.set_inbox_handler(&handler);
-  owner own;
-  x::exchange_settings settings;
-  x::exchange s(own, loop, settings);
+  rig r;
+  baton::loop::event_loop& loop = r.loop;
+  x::exchange& s = r.s;
   std::string raw = "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 9\r\n\r\n";
   s.reset_for(post_head(raw, 9), raw.data(), raw.size(), x::peer_info{"127.0.0.1", 1}, wire);
   s.attach_app();
