@@ -244,7 +244,7 @@ void exchange::deliver_message(message_kind kind, byte_buffer& payload) {
     in_buffered_.fetch_add(message_header_size + length, std::memory_order_acq_rel);
     messages_waiting_.fetch_add(1, std::memory_order_acq_rel);
     if (shared_in_.empty()) {
-      shared_in_.swap_storage(payload);  // the app has taken everything before: no copy
+      std::swap(shared_in_, payload);  // the app has taken everything before: no copy
     } else {
       shared_in_.append(payload.data(), payload.size());
     }

@@ -73,9 +73,6 @@ class byte_buffer {
   // caller then writes at data()).
   void claim_front(size_t n) { begin_ -= n; }
 
-  // Exchanges the two buffers' storage and bytes.
-  void swap_storage(byte_buffer& other) noexcept { swap(other); }
-
   // A copy of the live bytes in storage of their own size (none when
   // there are none): for bytes that will be read for a long time and not
   // added to.
