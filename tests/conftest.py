@@ -27,3 +27,15 @@ ASGI_SHAPES = {
 def shape(request) -> list[str]:
     """The command-line arguments that select one shape."""
     return SHAPES[request.param]
+
+
+@pytest.fixture(scope="session")
+def tls_certificates(tmp_path_factory):
+    """A CA, server and client certificates signed by it, and a stranger's (tests/integration/tls.py)."""
+    from tests.integration.tls import make_certificates
+    return make_certificates(tmp_path_factory.mktemp("tls"))
+
+
+def tls_args(certificates) -> list[str]:
+    """The options that make a server serve TLS with the test certificates."""
+    return ["--ssl-certfile", str(certificates.cert), "--ssl-keyfile", str(certificates.key)]

@@ -24,7 +24,7 @@ import signal
 import sys
 import time
 
-from baton import _baton, logging_setup
+from baton import _baton, binding, logging_setup
 from baton.binding import Listener
 from baton.config import Config
 from baton.serve import WorkerContext, env_switch, listener_args, server_options
@@ -262,7 +262,7 @@ async def serve(config: Config, app, listeners: list[Listener], worker: WorkerCo
     if worker.heartbeat is not None:
         heartbeat()
     logger.info("baton serving %s on %s (pid %d, ASGI, %s on %s)", config.app,
-                ", ".join(listener.where for listener in listeners), os.getpid(), shape,
+                binding.shown(listeners, bool(config.ssl_certfile)), os.getpid(), shape,
                 type(loop).__module__.split(".")[0])
     server.start()
     if shape == "pump":

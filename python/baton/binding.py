@@ -80,6 +80,12 @@ def bind_unix(path: str, config: Config) -> Listener:
     return _listener(sock, unix_path=path)
 
 
+def shown(listeners: list[Listener], secure: bool) -> str:
+    """The listeners for a log line: https:// for TCP ones when TLS is on."""
+    return ", ".join("https://" + listener.where[len("http://"):] if secure and listener.where.startswith("http://")
+                     else listener.where for listener in listeners)
+
+
 def bind_tcp(host: str, port: int, config: Config) -> list[Listener]:
     """One socket for every address the name resolves to (a name may mean both 127.0.0.1 and ::1)."""
     shown = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"

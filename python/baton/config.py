@@ -122,6 +122,26 @@ def _existing_file(text: str) -> str:
     return os.path.abspath(text)
 
 
+CERT_REQS = {"none": 0, "optional": 1, "required": 2}
+
+
+def _cert_reqs(text: str) -> int:
+    """0, 1, 2 (Python's ssl.CERT_NONE, CERT_OPTIONAL, CERT_REQUIRED, as uvicorn takes them) or their names."""
+    value = text.strip().lower()
+    if value in CERT_REQS:
+        return CERT_REQS[value]
+    if value in ("0", "1", "2"):
+        return int(value)
+    raise ValueError("choose from 0 (none), 1 (optional), 2 (required)")
+
+
+def _tls_version(text: str) -> str:
+    value = text.strip().lower().removeprefix("tlsv").removeprefix("tls")
+    if value not in ("1.2", "1.3"):
+        raise ValueError("the oldest TLS version to accept: TLSv1.2 or TLSv1.3")
+    return "TLSv" + value
+
+
 def _access_log_format(text: str) -> str:
     if not text:
         raise ValueError("empty format")
@@ -217,6 +237,19 @@ OPTIONS: tuple[Option, ...] = (
            "(default: on)", negatable=True, core=True),
     Option("server_header", _bool, True, "send a Server header when the app sends none (default: on)",
            negatable=True),
+    # TLS: every listener serves HTTPS (and wss) when a certificate is given.
+    Option("ssl_certfile", _existing_file, None, "serve TLS with this PEM certificate (its chain after it; "
+           "the key too, unless --ssl-keyfile is given)", core=True),
+    Option("ssl_keyfile", _existing_file, None, "the PEM private key of --ssl-certfile", core=True),
+    Option("ssl_keyfile_password", str, None, "the password of an encrypted --ssl-keyfile", core=True),
+    Option("ssl_ca_certs", _existing_file, None, "PEM file of the CAs that client certificates must chain to",
+           core=True),
+    Option("ssl_cert_reqs", _cert_reqs, 0, "client certificates: 0 none, 1 optional (verified when sent), "
+           "2 required (mutual TLS) (default: %(default)s)", core=True),
+    Option("ssl_ciphers", str, None, "OpenSSL cipher list for TLS 1.2 (default: OpenSSL's; TLS 1.3's suites "
+           "are OpenSSL's)", core=True),
+    Option("ssl_version", _tls_version, "TLSv1.2", "the oldest TLS version accepted: TLSv1.2 or TLSv1.3 "
+           "(default: %(default)s)", core=True),
     # Served without Python.
     Option("static_path_route", _route, None, "URL path under which --static-path-mount's files are served by "
            "the core; repeatable, paired in order with --static-path-mount", repeat=True),
@@ -286,6 +319,13 @@ class Config:
     ws_handshake_timeout: float
     ws_per_message_deflate: bool
     server_header: bool
+    ssl_certfile: str | None
+    ssl_keyfile: str | None
+    ssl_keyfile_password: str | None
+    ssl_ca_certs: str | None
+    ssl_cert_reqs: int
+    ssl_ciphers: str | None
+    ssl_version: str
     static_path_route: tuple[str, ...]
     static_path_mount: tuple[str, ...]
     static_path_expires: int
@@ -394,6 +434,12 @@ def resolve(argv: list[str] | None = None, environ: dict[str, str] | None = None
                      f"({len(config.static_path_route)} routes, {len(config.static_path_mount)} mounts)")
     if config.health_path and config.health_path in config.static_path_route:
         parser.error(f"--health-path {config.health_path} is also a --static-path-route")
+    if not config.ssl_certfile:
+        given = [o.cli for o in OPTIONS if o.name.startswith("ssl_") and getattr(config, o.name) != o.default]
+        if given:
+            parser.error(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --ssl-certfile")
+    if config.ssl_cert_reqs and not config.ssl_ca_certs:
+        parser.error("--ssl-cert-reqs needs --ssl-ca-certs (the CAs client certificates are checked against)")
     if config.max_requests_jitter and not config.max_requests:
         parser.error("--max-requests-jitter needs --max-requests")
     return config

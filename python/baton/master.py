@@ -95,7 +95,7 @@ class Master:
             signal.signal(signo, self.on_signal)
         signal.set_wakeup_fd(self.wake_write, warn_on_full_buffer=False)
         logger.info("baton master (pid %d) on %s: %d worker%s of %s", os.getpid(),
-                    ", ".join(listener.where for listener in self.listeners), self.target,
+                    binding.shown(self.listeners, bool(self.config.ssl_certfile)), self.target,
                     "s" if self.target != 1 else "", self.config.app or "the native hello")
         if self.config.reload:
             self.watcher = start_watcher(self.config, self.request_reload)

@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 
-from baton import loading, logging_setup
+from baton import binding, loading, logging_setup
 from baton.config import Config
 
 STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2}
@@ -58,7 +58,7 @@ def serve_in_process(config: Config, app, interface: str, listeners, worker) -> 
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     logging_setup.logger.info("baton serving %s on %s (pid %d, %s)",
                               "the native hello route" if config.native_hello else config.app,
-                              ", ".join(listener.where for listener in listeners), os.getpid(),
+                              binding.shown(listeners, bool(config.ssl_certfile)), os.getpid(),
                               serve.describe_shape(config))
     reason, kept = serve.run_wsgi(config, app, listeners, worker)
     return 0, reason, kept

@@ -196,7 +196,54 @@ const option_entry option_table[] = {
        c.websocket.deflate.enabled = v.flag;
        return true;
      }},
+    // TLS: read here, loaded once all are (load_tls).
+    {"ssl_certfile", kind::text, 0, 0, [](config_t&, server_extras& x, const option_value& v) {
+       x.tls_settings.certfile = v.text;
+       return true;
+     }},
+    {"ssl_keyfile", kind::text, 0, 0, [](config_t&, server_extras& x, const option_value& v) {
+       x.tls_settings.keyfile = v.text;
+       return true;
+     }},
+    {"ssl_keyfile_password", kind::text, 0, 0, [](config_t&, server_extras& x, const option_value& v) {
+       x.tls_settings.password = v.text;
+       return true;
+     }},
+    {"ssl_ca_certs", kind::text, 0, 0, [](config_t&, server_extras& x, const option_value& v) {
+       x.tls_settings.ca_certs = v.text;
+       return true;
+     }},
+    {"ssl_cert_reqs", kind::integer, 0, 2, [](config_t&, server_extras& x, const option_value& v) {
+       x.tls_settings.cert_reqs = static_cast<int>(v.number);
+       return true;
+     }},
+    {"ssl_ciphers", kind::text, 0, 0, [](config_t&, server_extras& x, const option_value& v) {
+       x.tls_settings.ciphers = v.text;
+       return true;
+     }},
+    {"ssl_version", kind::text, 0, 0, [](config_t&, server_extras& x, const option_value& v) {
+       x.tls_settings.min_version = net::parse_tls_version(v.text);
+       if (x.tls_settings.min_version != 0) return true;
+       PyErr_Format(PyExc_ValueError, "ssl_version: not a TLS version: %s", v.text.c_str());
+       return false;
+     }},
 };
+
+// With a certificate, every connection is TLS: the context is loaded here,
+// in the process that serves (each worker its own, and a reload's workers
+// read the files again).
+bool load_tls(config_t& config, server_extras& extras) {
+  if (extras.tls_settings.certfile.empty()) return true;
+  std::string error;
+  extras.tls = net::tls_context::load(extras.tls_settings, error);
+  extras.tls_settings.password.clear();
+  if (!extras.tls) {
+    PyErr_SetString(PyExc_OSError, error.c_str());
+    return false;
+  }
+  config.tls = extras.tls.get();
+  return true;
+}
 
 // Reads one option's value by its kind; false with an error set on a bad one.
 bool read_value(const option_entry& e, PyObject* v, option_value& out) {
@@ -336,7 +383,8 @@ bool assemble_server(PyObject* listeners, PyObject* kwargs, bool own_signals, as
   server::server_config config;
   config.handle_signals = own_signals;
   out.extras = std::make_unique<server_extras>();
-  if (!read_options(kwargs, config, *out.extras) || !read_local_routes(kwargs, config, *out.extras)) {
+  if (!read_options(kwargs, config, *out.extras) || !read_local_routes(kwargs, config, *out.extras) ||
+      !load_tls(config, *out.extras)) {
     close_all();
     return false;
   }

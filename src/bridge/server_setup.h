@@ -24,6 +24,8 @@ struct server_extras {
   Py_buffer heartbeat{};
   bool has_heartbeat = false;
   std::string access_logfile = "-";  // read before the access log is opened
+  net::tls_settings tls_settings;     // read by the option table, loaded after it
+  std::unique_ptr<net::tls_context> tls;
   server_extras() = default;
   server_extras(const server_extras&) = delete;
   server_extras& operator=(const server_extras&) = delete;

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ASGI_SHAPES, SHAPES
+from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
 from tests.integration.server import Server
 
 DATA = Path(__file__).parent / "data" / "gunicorn-requests.json"
@@ -86,19 +86,28 @@ REQUEST_LINE = re.compile(rb"(?m)^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP/1\.[0
 
 
 # Every WSGI shape with the WSGI echo app, and both ASGI shapes with the ASGI
-# echo app (which reports the request in the same environ-style shape).
-SERVED = {**{name: (args, "tests.conformance.echo_app:application") for name, args in SHAPES.items()},
-          "asgi-pump": (ASGI_SHAPES["pump-uvloop"], "tests.conformance.asgi_echo_app:application"),
-          "asgi-inverted": (ASGI_SHAPES["inverted-asyncio"], "tests.conformance.asgi_echo_app:application")}
+# echo app (which reports the request in the same environ-style shape); then
+# a WSGI and an ASGI shape again over TLS (the client half-closes with
+# close_notify, as it half-closes TCP in the others).
+WSGI_ECHO = "tests.conformance.echo_app:application"
+ASGI_ECHO = "tests.conformance.asgi_echo_app:application"
+SERVED = {**{name: (args, WSGI_ECHO, False) for name, args in SHAPES.items()},
+          "asgi-pump": (ASGI_SHAPES["pump-uvloop"], ASGI_ECHO, False),
+          "asgi-inverted": (ASGI_SHAPES["inverted-asyncio"], ASGI_ECHO, False),
+          "tls-pool-4": (SHAPES["pool-4"], WSGI_ECHO, True),
+          "tls-asgi-inverted": (ASGI_SHAPES["inverted-uvloop"], ASGI_ECHO, True)}
 
 
 @pytest.fixture(scope="module", params=list(SERVED))
 def echo(request, tmp_path_factory):
-    args, app = SERVED[request.param]
+    args, app, tls = SERVED[request.param]
+    if tls:
+        args = [*args, *tls_args(request.getfixturevalue("tls_certificates"))]
     record = tmp_path_factory.mktemp("corpus") / "calls.log"
     record.touch()
     server = Server(["--port", "0", *args, "--header-read-timeout", "2", "--max-body-size", "1000000", app],
                     env={"BATON_TEST_RECORD": str(record)}).start()
+    assert server.scheme == ("https" if tls else "http")
     server.record = record
     server.asgi = app.startswith("tests.conformance.asgi")
     yield server

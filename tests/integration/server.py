@@ -21,7 +21,7 @@ import weakref
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-LISTEN_LINE = re.compile(rb"on http://([^\s:]+|\[[^\]]+\]):(\d+)|on unix:(\S+)")
+LISTEN_LINE = re.compile(rb"on (https?)://([^\s:]+|\[[^\]]+\]):(\d+)|on unix:(\S+)")
 # Under `make asan-pytest`: ASan's log_path catches its reports, but UBSan's
 # (preloaded beside it) go to stderr whatever UBSAN_OPTIONS says, so a report
 # line in a server's output is also copied where the target looks for reports.
@@ -40,6 +40,8 @@ class Server:
         self.proc: subprocess.Popen | None = None
         self.port: int | None = None
         self.host = "127.0.0.1"
+        self.scheme = "http"  # https when it serves TLS (its first log line says)
+        self.tls_client = None  # the ssl.SSLContext connect() uses over TLS (default: no verification)
         self.uds: str | None = None
         self._log = bytearray()
         self._log_lock = threading.Lock()
@@ -72,10 +74,11 @@ class Server:
                         report.write(line)
                 m = LISTEN_LINE.search(line)
                 if m and not found.is_set():
-                    if m.group(3):
-                        self.uds = m.group(3).decode()
+                    if m.group(4):
+                        self.uds = m.group(4).decode()
                     else:
-                        self.port = int(m.group(2))
+                        self.scheme = m.group(1).decode()
+                        self.port = int(m.group(3))
                     found.set()
 
         self._reader = threading.Thread(target=pump, daemon=True)
@@ -113,7 +116,7 @@ class Server:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{self.scheme}://{self.host}:{self.port}"
 
     def connect(self, timeout: float = 10.0) -> socket.socket:
         if self.uds:
@@ -121,7 +124,11 @@ class Server:
             s.settimeout(timeout)
             s.connect(self.uds)
             return s
-        return socket.create_connection((self.host, self.port), timeout=timeout)
+        sock = socket.create_connection((self.host, self.port), timeout=timeout)
+        if self.scheme == "https":
+            from tests.integration.tls import TlsConnection, client_context
+            return TlsConnection(sock, self.tls_client or client_context())
+        return sock
 
     def signal(self, signo: int) -> None:
         assert self.proc

@@ -137,7 +137,7 @@ def start_logging_to_file(log_file, *args):
     while time.monotonic() < deadline:
         match = LISTEN_LINE.search(log_file.read_bytes()) if log_file.exists() else None
         if match:
-            return proc, int(match.group(2))
+            return proc, int(match.group(3))
         time.sleep(0.05)
     proc.kill()
     raise AssertionError("baton did not log its listening line to the file")

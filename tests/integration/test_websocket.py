@@ -19,10 +19,11 @@ import time
 import psutil
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import connect
+from websockets.sync.client import connect as websockets_connect
 
-from tests.conftest import ASGI_SHAPES
+from tests.conftest import ASGI_SHAPES, tls_args
 from tests.integration.server import Server, read_response
+from tests.integration.tls import client_context
 
 APP = "tests.integration.apps.ws_apps:app"
 FRAMEWORKS = "tests.integration.apps.frameworks_asgi"
@@ -32,9 +33,22 @@ KEY = base64.b64encode(b"0123456789abcdef").decode()
 SANITIZED = bool(os.environ.get("BATON_TEST_SANITIZER_REPORTS"))
 
 
-@pytest.fixture(scope="module", params=list(ASGI_SHAPES))
+# Every shape, and one again over TLS (wss).
+WS_SHAPES = [*ASGI_SHAPES, "inverted-uvloop-tls"]
+
+
+@pytest.fixture(scope="module", params=WS_SHAPES)
 def ws_shape(request) -> list[str]:
+    if request.param.endswith("-tls"):
+        return [*ASGI_SHAPES[request.param.removesuffix("-tls")], *tls_args(request.getfixturevalue("tls_certificates"))]
     return ASGI_SHAPES[request.param]
+
+
+def connect(uri: str, **options):
+    """websockets' client, trusting any certificate for wss:// (the test CA's server)."""
+    if uri.startswith("wss://"):
+        options.setdefault("ssl", client_context())
+    return websockets_connect(uri, **options)
 
 
 @pytest.fixture
@@ -77,7 +91,7 @@ def wait_for_call(server, prefix: str, timeout: float = 5.0) -> str | None:
 
 
 def url(server, path: str) -> str:
-    return f"ws://127.0.0.1:{server.port}{path}"
+    return f"{'wss' if server.scheme == 'https' else 'ws'}://127.0.0.1:{server.port}{path}"
 
 
 # --- a raw client ---------------------------------------------------------------
@@ -215,7 +229,11 @@ def test_the_scope_has_every_key_the_spec_names(ws_server):
                           "root_path", "headers", "client", "server", "subprotocols", "extensions"}
     assert scope["type"] == "websocket"
     assert scope["asgi"] == {"version": "3.0", "spec_version": "2.5"}
-    assert scope["scheme"] == "ws"
+    secure = ws_server.scheme == "https"
+    assert scope["scheme"] == ("wss" if secure else "ws")
+    assert ("tls" in scope["extensions"]) == secure
+    if secure:
+        assert scope["extensions"]["tls"]["tls_version"] == 0x0304
     assert scope["path"] == "/scope" and scope["raw_path"] == "/scope" and scope["query_string"] == "a=1"
     assert scope["subprotocols"] == ["one", "two"]
     assert "websocket.http.response" in scope["extensions"]
@@ -227,6 +245,9 @@ def test_the_scope_has_every_key_the_spec_names(ws_server):
 def test_a_trusted_proxys_https_makes_the_scheme_wss(ws_server):
     with connect(url(ws_server, "/scope"), additional_headers={"X-Forwarded-Proto": "https"}) as ws:
         assert json.loads(ws.recv(timeout=5))["scheme"] == "wss"
+    if ws_server.scheme == "https":  # and its http over TLS is plain ws: the proxy's word goes
+        with connect(url(ws_server, "/scope"), additional_headers={"X-Forwarded-Proto": "http"}) as ws:
+            assert json.loads(ws.recv(timeout=5))["scheme"] == "ws"
 
 
 def test_the_wsproto_client_talks_to_it_too(ws_server):
@@ -587,8 +608,10 @@ def test_chromium_exchanges_compressed_messages_with_a_page_it_served(ws_server,
     # browser is a client and must not inherit them.
     env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
     proc = subprocess.Popen([browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                             # Over TLS the test CA's certificate: the browser is told to take it.
+                             "--ignore-certificate-errors",
                              f"--user-data-dir={tmp_path / 'profile'}", "--remote-debugging-port=0",
-                             f"http://127.0.0.1:{ws_server.port}/browser"],
+                             f"{ws_server.url}/browser"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env)
     try:
         line = wait_for_call(ws_server, "report ", timeout=60)
@@ -600,6 +623,7 @@ def test_chromium_exchanges_compressed_messages_with_a_page_it_served(ws_server,
     assert result["same"], result
     assert result["binary"] == "1,2,3,250"
     assert result["extensions"].startswith("permessage-deflate"), result
+    assert result["scheme"] == ("wss" if ws_server.scheme == "https" else "ws")
 
 
 # --- workers, and WSGI -----------------------------------------------------------

@@ -215,6 +215,29 @@ bool asgi_runner::set_scheme_and_server(PyObject* d, exchange::exchange& s, bool
   return ok;
 }
 
+// ASGI's TLS extension. A client certificate, verified in the handshake,
+// is there only with --ssl-cert-reqs; a failed verification fails the
+// handshake, so client_cert_error is always None.
+bool asgi_runner::add_tls_extension(PyObject* extensions, const net::tls_facts& tls) {
+  py_ref chain = py_ref::steal(PyList_New(0));
+  if (!chain) return false;
+  py_ref name = py_ref::borrow(Py_None);
+  if (tls.client) {
+    for (const std::string& pem : tls.client->chain_pem) {
+      py_ref text = py_ref::steal(PyUnicode_DecodeASCII(pem.data(), static_cast<Py_ssize_t>(pem.size()), "replace"));
+      if (!text || PyList_Append(chain.get(), text.get()) != 0) return false;
+    }
+    name = py_ref::steal(PyUnicode_DecodeUTF8(tls.client->subject.data(),
+                                              static_cast<Py_ssize_t>(tls.client->subject.size()), "replace"));
+    if (!name) return false;
+  }
+  py_ref info = py_ref::steal(Py_BuildValue("{s:O,s:O,s:O,s:O,s:H,s:H}", "server_cert", server_cert_.get(),
+                                            "client_cert_chain", chain.get(), "client_cert_name", name.get(),
+                                            "client_cert_error", Py_None, "tls_version", tls.version,
+                                            "cipher_suite", tls.cipher_suite));
+  return info && PyDict_SetItemString(extensions, "tls", info.get()) == 0;
+}
+
 // The scope of an HTTP request, or of a WebSocket opening the core offers
 // to switch: the same keys, less the method and plus the subprotocols.
 py_ref asgi_runner::build_scope(exchange::exchange& s) {
@@ -231,6 +254,7 @@ py_ref asgi_runner::build_scope(exchange::exchange& s) {
   // Small dicts an app might change: fresh for every request (copies).
   ok = ok && set_new(d, names.asgi, PyDict_Copy(t.asgi.get()));
   ok = ok && set_new(d, names.extensions, PyDict_Copy(t.extensions.get()));
+  if (ok && s.tls() != nullptr) ok = add_tls_extension(PyDict_GetItem(d, names.extensions), *s.tls());
   if (ok && state_) ok = set_new(d, names.state, PyDict_Copy(state_.get()));
   ok = ok && set_scheme_and_server(d, s, websocket);
   if (ok && websocket) ok = set_new(d, names.subprotocols, subprotocol_list(head));

@@ -80,7 +80,12 @@ bool asgi_runner::make_listener_addresses(const asgi_options& options) {
     PyErr_SetString(PyExc_ValueError, "no listeners");
     return false;
   }
-  return true;
+  server_cert_ = options.server_cert.empty()
+                     ? py_ref::borrow(Py_None)
+                     : py_ref::steal(PyUnicode_DecodeASCII(options.server_cert.data(),
+                                                           static_cast<Py_ssize_t>(options.server_cert.size()),
+                                                           "replace"));
+  return static_cast<bool>(server_cert_);
 }
 
 // Every key a scope gets is in its template, in the order the scope has

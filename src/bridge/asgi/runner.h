@@ -78,6 +78,7 @@ struct asgi_options {
   std::vector<listener_address> listeners;  // the scope's "server" by listener ("" and 0: a Unix socket)
   bool pump = true;
   bool eager_tasks = true;  // on 3.12 and later: each request's task takes its first step at once
+  std::string server_cert;  // PEM, with TLS: the tls extension's server_cert
 };
 
 // Hands streams to the asyncio side: into the ring (pump) or straight onto
@@ -148,6 +149,8 @@ class asgi_runner final : public server::dispatcher {
   bool set_target(PyObject* d, const exchange::request_head& head);
   bool set_client(PyObject* d, const exchange::peer_info& peer);
   bool set_scheme_and_server(PyObject* d, exchange::exchange& s, bool websocket);
+  // The tls extension (a TLS connection's scope): what its handshake settled on.
+  bool add_tls_extension(PyObject* extensions, const net::tls_facts& tls);
   bool make_templates(const asgi_options& options);
   bool make_listener_addresses(const asgi_options& options);
   bool add_app_headers(asgi_request* r, PyObject* message);
@@ -204,6 +207,7 @@ class asgi_runner final : public server::dispatcher {
   // Unix socket) and its host alone (null for a Unix socket).
   std::vector<py_ref> servers_;
   std::vector<py_ref> server_hosts_;
+  py_ref server_cert_;  // str, or None without TLS
   std::string root_path_;
   bool pump_ = true;
 

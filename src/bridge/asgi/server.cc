@@ -67,6 +67,7 @@ int asgi_server_init(PyObject* py_self, PyObject* args, PyObject* kwargs) {
   options.owner = py_self;
   options.root_path = keyword_text(kwargs, "root_path");
   options.listeners = std::move(built.addresses);
+  if (built.extras->tls) options.server_cert = built.extras->tls->certificate_pem();
   options.pump = keyword_flag(kwargs, "pump", true);
   options.eager_tasks = keyword_flag(kwargs, "eager_tasks", true);
   std::unique_ptr<asgi_runner> runner = asgi_runner::create(options);

@@ -148,13 +148,21 @@ size_t exchange::storage_bytes() const {
 
 void exchange::set_client(const peer_info& peer, const proxy_settings* proxy) {
   peer_info client = peer;
-  https_ = false;
+  https_ = peer.tls != nullptr;
+  secure_ = peer.tls != nullptr;
+  if (secure_) tls_ = *peer.tls;
+  else if (tls_.client) tls_.client.reset();
   forwarded_port_length_ = 0;
   if (proxy != nullptr) {
     forwarded_facts facts;
     read_forwarded(head_, *proxy, facts);
-    if (!facts.client.empty()) client = {facts.client, facts.client_port};
-    https_ = util::equals_ignore_case(facts.proto, "https") || util::equals_ignore_case(facts.proto, "wss");
+    if (!facts.client.empty()) {
+      client.address = facts.client;
+      client.port = facts.client_port;
+    }
+    if (!facts.proto.empty()) {
+      https_ = util::equals_ignore_case(facts.proto, "https") || util::equals_ignore_case(facts.proto, "wss");
+    }
     forwarded_port_length_ = facts.port.size() <= sizeof forwarded_port_ ? facts.port.size() : 0;
     util::copy_bytes(forwarded_port_, facts.port, forwarded_port_length_);
   }

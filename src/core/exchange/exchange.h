@@ -124,6 +124,9 @@ class exchange final : public handoff::notice_link {
   }
   // "https" when the connection is secure or a trusted proxy says the client used it; "http" otherwise.
   std::string_view scheme() const { return https_ ? "https" : "http"; }
+  // What the connection's TLS settled on, or null when it is plain TCP
+  // (whatever a proxy says).
+  const net::tls_facts* tls() const { return secure_ ? &tls_ : nullptr; }
   // The port the client connected to, when a trusted proxy says; "" otherwise.
   std::string_view forwarded_port() const { return {forwarded_port_, forwarded_port_length_}; }
 
@@ -435,6 +438,8 @@ class exchange final : public handoff::notice_link {
   uint16_t peer_port_ = 0;
   uint16_t listener_ = 0;
   bool https_ = false;
+  bool secure_ = false;  // the connection is TLS (tls_ holds what it settled on)
+  net::tls_facts tls_;
   char forwarded_port_[6] = {};
   size_t forwarded_port_length_ = 0;
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/net/tls_facts.h"
+
 namespace baton::exchange {
 
 struct field {
@@ -58,6 +60,7 @@ struct peer_info {
   std::string_view address;  // textual IP, or "" for a Unix socket
   uint16_t port = 0;
   uint16_t listener = 0;  // which of the server's listening sockets accepted the connection
+  const net::tls_facts* tls = nullptr;  // the connection's TLS, or null for plain TCP
 };
 
 }  // namespace baton::exchange

@@ -68,6 +68,9 @@ protocol::~protocol() {
 
 void protocol::start() {
   head_started_ms_ = session_.now_ms();
+  // Started after a drain began (a TLS handshake finished in it): the
+  // client gets the idle grace to send its request, as at drain().
+  if (context_.draining.load(std::memory_order_relaxed)) drain();
   // Bytes a handoff brought (or a restart left) are served at once.
   if (!session_.input().empty()) process(session_.input());
 }

@@ -1,7 +1,8 @@
 // The socket operations a connection performs, behind a small interface so
 // a connection can run with no socket at all (the unit tests drive one
 // through an in-memory transport). The production transport is a thin
-// wrapper of a non-blocking socket; each call is one syscall.
+// wrapper of a non-blocking socket; each call is one syscall. TLS is the
+// other (tls.h).
 #pragma once
 
 #include <sys/socket.h>
@@ -22,6 +23,13 @@ class transport {
   virtual void close() = 0;
   // The descriptor the event loop watches, or -1 when there is none.
   virtual int fd() const = 0;
+  // Input already read from the socket and waiting inside the transport
+  // (TLS records decrypted past what the last receive() took): the socket
+  // will not say readable for it.
+  virtual bool input_pending() const { return false; }
+  // receive() can make no progress until the socket takes output (TLS: a
+  // record it must send first).
+  virtual bool wants_writable() const { return false; }
 
  protected:
   ~transport() = default;

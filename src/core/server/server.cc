@@ -336,13 +336,20 @@ void server::accept_from(listener_watch& l) {
       int one = 1;
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }
-    auto* c = new session::session(session_context_, fd, peer, static_cast<uint16_t>(&l - listeners_.data()));
+    auto* c = new session::session(session_context_, fd, peer, static_cast<uint16_t>(&l - listeners_.data()),
+                                   config_.tls);
     c->next = live_;
     if (live_ != nullptr) live_->prev = c;
     live_ = c;
     ++live_count_;
     try {
-      c->start(std::make_unique<http1::protocol>(http1_context_, *c));
+      if (c->tls() != nullptr) {
+        session::handshake_host& host = *this;
+        c->start(std::make_unique<session::tls_handshake>(*c, *c->tls(), host, config_.http1.header_read_timeout_ms,
+                                                          config_.http1.drain_idle_grace_ms));
+      } else {
+        c->start(std::make_unique<http1::protocol>(http1_context_, *c));
+      }
     } catch (const std::exception& e) {
       // One connection the kernel will not watch (ENOMEM, ENOSPC) must not
       // stop the worker: drop it.
@@ -350,6 +357,10 @@ void server::accept_from(listener_watch& l) {
       c->close_now();
     }
   }
+}
+
+std::unique_ptr<session::protocol> server::after_handshake(session::session& s, const net::tls_facts&) {
+  return std::make_unique<http1::protocol>(http1_context_, s);
 }
 
 // Too many requests wait for a runner: new connections wait in the

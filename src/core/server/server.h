@@ -37,6 +37,7 @@
 #include "core/local/local_routes.h"
 #include "core/loop/event_loop.h"
 #include "core/session/session.h"
+#include "core/session/tls_handshake.h"
 #include "core/server/access_log.h"
 #include "core/server/dispatcher.h"
 #include "core/server/signals.h"
@@ -65,6 +66,7 @@ struct server_config {
   std::atomic<int64_t>* heartbeat = nullptr;  // the loop's clock (ms), stored while the loop runs
   const local::local_routes* local = nullptr; // health path and static files
   access_log* access = nullptr;
+  net::tls_context* tls = nullptr;             // every connection is TLS under it
 };
 
 enum class stop_reason : uint8_t { none, signal, requested, hangup, max_requests, app_timeout };
@@ -75,6 +77,7 @@ class server final : private loop::io_handler,
                      private session::session_host,
                      private http1::exchange_host,
                      private ws::host,
+                     private session::handshake_host,
                      private exchange::exchange_owner {
  public:
   // Listener fds are already bound and listening; the server makes them
@@ -177,6 +180,7 @@ class server final : private loop::io_handler,
   void request_done(exchange::exchange* x) override;
   std::unique_ptr<session::protocol> upgrade(session::session& s, exchange::exchange& x) override;
   void websocket_closed(exchange::exchange& x, const ws::closed_record& r) override;
+  std::unique_ptr<session::protocol> after_handshake(session::session& s, const net::tls_facts& facts) override;
   void log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in);
   void count_request();  // a response (or a WebSocket) is done: max_requests counts it
   void retire(stop_reason why);

@@ -11,8 +11,13 @@
 
 namespace baton::session {
 
-session::session(session_context& context, int fd, const sockaddr_storage& peer, uint16_t listener)
-    : context_(context), socket_(fd), io_(&socket_), listener_(listener) {
+session::session(session_context& context, int fd, const sockaddr_storage& peer, uint16_t listener,
+                 net::tls_context* tls)
+    : context_(context),
+      socket_(tls != nullptr ? -1 : fd),
+      tls_(tls != nullptr ? std::make_unique<net::tls_transport>(*tls, fd) : nullptr),
+      io_(tls_ ? static_cast<net::transport*>(tls_.get()) : &socket_),
+      listener_(listener) {
   if (peer.ss_family == AF_INET) {
     auto* a = reinterpret_cast<const sockaddr_in*>(&peer);
     inet_ntop(AF_INET, &a->sin_addr, peer_text_, sizeof peer_text_);
@@ -82,7 +87,10 @@ void session::on_io(uint32_t events) {
     else protocol_->on_writable();
   }
   if (state_ == state::closed) return;
-  if ((events & loop::event_loop::readable) != 0) {
+  // A TLS read that must write first is retried once the socket takes output.
+  bool readable = (events & loop::event_loop::readable) != 0 ||
+                  ((events & loop::event_loop::writable) != 0 && io_->wants_writable());
+  if (readable) {
     if (state_ == state::lingering) {
       read_and_drop();
       return;
@@ -95,6 +103,10 @@ void session::on_io(uint32_t events) {
     return;
   }
   update();
+}
+
+bool session::input_waiting() {
+  return state_ == state::open && !eof_ && io_->input_pending() && protocol_->current_plan().read;
 }
 
 void session::read_and_drop() {
@@ -134,7 +146,8 @@ void session::update() {
     // At end of input a level-triggered readable would fire forever.
     if (eof_) p.read = false;
   }
-  uint32_t want = (p.read ? loop::event_loop::readable : 0u) | (write_blocked_ ? loop::event_loop::writable : 0u);
+  bool writable = write_blocked_ || (p.read && io_->wants_writable());
+  uint32_t want = (p.read ? loop::event_loop::readable : 0u) | (writable ? loop::event_loop::writable : 0u);
   if (want != interest_) {
     if (io_->fd() >= 0) context_.loop.modify(io_->fd(), want, this);
     interest_ = want;
@@ -145,6 +158,7 @@ void session::update() {
     if (w < deadline) deadline = w;
   }
   if (next_) deadline = now_ms();  // a handoff waits for this pass's timers at the latest
+  if (p.read && state_ == state::open && io_->input_pending()) deadline = now_ms();
   if (deadline == INT64_MAX) {
     context_.loop.disarm(timer_);
   } else if (!timer_.armed() || timer_.deadline != deadline) {
@@ -169,6 +183,11 @@ void session::on_timer() {
   if (state_ == state::lingering) {
     if (now >= linger_started_ms_ + context_.settings.linger_ms) close_now();
     else update();
+    return;
+  }
+  if (input_waiting()) {
+    protocol_->on_readable();
+    update();
     return;
   }
   if (now < protocol_->current_plan().deadline) {

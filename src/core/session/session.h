@@ -30,6 +30,7 @@
 #include "core/exchange/head.h"
 #include "core/loop/event_loop.h"
 #include "core/net/output_queue.h"
+#include "core/net/tls.h"
 #include "core/net/transport.h"
 #include "core/util/byte_buffer.h"
 
@@ -105,8 +106,11 @@ class protocol {
 
 class session final : public loop::io_handler, public loop::timer_handler {
  public:
-  // Takes the socket `fd` (non-blocking) and closes it when done.
-  session(session_context& context, int fd, const sockaddr_storage& peer, uint16_t listener = 0);
+  // Takes the socket `fd` (non-blocking) and closes it when done. With
+  // `tls`, the socket carries TLS under that context (the first protocol
+  // is then the handshake).
+  session(session_context& context, int fd, const sockaddr_storage& peer, uint16_t listener = 0,
+          net::tls_context* tls = nullptr);
   // Runs over `io` instead of a socket of its own (tests); `io` must outlive it.
   session(session_context& context, net::transport& io, const exchange::peer_info& peer);
   ~session();
@@ -126,6 +130,7 @@ class session final : public loop::io_handler, public loop::timer_handler {
 
   // ------------------------------------------------ for the protocol
   net::transport& io() { return *io_; }
+  net::tls_transport* tls() { return tls_.get(); }
   session_context& context() { return context_; }
   loop::event_loop& loop() { return context_.loop; }
   int64_t now_ms() const { return context_.loop.now_ms(); }
@@ -149,7 +154,7 @@ class session final : public loop::io_handler, public loop::timer_handler {
   // The events watched now (tests and probes).
   uint32_t interest() const { return interest_; }
   exchange::peer_info peer() const {
-    return {std::string_view(peer_text_, peer_text_length_), peer_port_, listener_};
+    return {std::string_view(peer_text_, peer_text_length_), peer_port_, listener_, tls_ ? &tls_->facts() : nullptr};
   }
   // "unix socket" for a peer with no address, for log lines.
   const char* peer_for_log() const { return peer_text_length_ != 0 ? peer_text_ : "unix socket"; }
@@ -172,11 +177,15 @@ class session final : public loop::io_handler, public loop::timer_handler {
 
   void set_peer(const exchange::peer_info& peer);
   void read_and_drop();
+  // The transport holds input the socket will not announce (TLS records
+  // already read) and the protocol wants input.
+  bool input_waiting();
   // Takes a handoff asked for while a protocol call was under way.
   void take_handoff();
 
   session_context& context_;
   net::socket_transport socket_;
+  std::unique_ptr<net::tls_transport> tls_;
   net::transport* io_;
   std::unique_ptr<protocol> protocol_;
   std::unique_ptr<protocol> next_;  // a handoff not taken yet

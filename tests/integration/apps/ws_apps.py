@@ -136,7 +136,9 @@ async def report(scope, receive, send):
     """Records what a browser page reports (its text messages)."""
     await send({"type": "websocket.accept"})
     while (event := await receive())["type"] != "websocket.disconnect":
-        record("report " + (event.get("text") or ""))
+        report = json.loads(event.get("text") or "{}")
+        report["scheme"] = scope["scheme"]
+        record("report " + json.dumps(report))
 
 
 # A page whose script exchanges messages with /echo (compressed, when the
@@ -144,7 +146,7 @@ async def report(scope, receive, send):
 BROWSER_PAGE = b"""<!doctype html><html><body>running<script>
 const sent = ["hello from the browser", "x".repeat(20000), "\u00fcn\u00efc\u00f6d\u00e9 \u2713"];
 const got = [];
-const echo = new WebSocket(`ws://${location.host}/echo`);
+const echo = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/echo`);
 echo.binaryType = "arraybuffer";
 echo.onopen = () => { for (const m of sent) echo.send(m); echo.send(new Uint8Array([1, 2, 3, 250])); };
 echo.onmessage = (e) => {
@@ -152,7 +154,7 @@ echo.onmessage = (e) => {
   if (got.length < 4) return;
   const result = {same: sent.every((m, i) => got[i] === m), binary: got[3], extensions: echo.extensions};
   echo.close(1000, "browser done");
-  const out = new WebSocket(`ws://${location.host}/report`);
+  const out = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/report`);
   out.onopen = () => { out.send(JSON.stringify(result)); out.close(); };
 };
 </script></body></html>"""

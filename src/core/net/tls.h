@@ -1,0 +1,124 @@
+// TLS with OpenSSL, as a transport under the session: the same calls as the
+// plain socket's, over an SSL object on the same non-blocking descriptor.
+//
+// A context is loaded once per worker from the certificate files and shared
+// by every connection of it; a reload (SIGHUP) starts workers that load the
+// files again. A transport's handshake is driven by the loop like any read:
+// handshake() makes what progress the socket allows and says what it waits
+// for, never blocking.
+//
+// OpenSSL's non-blocking rules, and how they map onto the transport's:
+// - SSL_read and SSL_write return WANT_READ / WANT_WRITE where a socket call
+//   returns EAGAIN; both become -1 with errno EAGAIN. A read that must write
+//   first (a ticket or a key update still to send) sets wants_writable(),
+//   and the session then calls the read again when the socket is writable.
+// - A write that returned WANT_WRITE must be repeated with at least the same
+//   bytes (SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER lets them move). The output
+//   queue does that by itself: its front stays until the transport says it
+//   went out, and send_gather builds the same first record from it.
+// - Decrypted bytes may wait inside the SSL object after a read filled the
+//   caller's buffer; the socket is then not readable although input is
+//   there. input_pending() says so, and the session reads again without
+//   waiting for the socket.
+//
+// Files go out with SSL_sendfile where the kernel does the record layer
+// (kTLS); elsewhere they are read into a buffer and written as records.
+#pragma once
+
+#include <openssl/ssl.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/net/tls_facts.h"
+#include "core/net/transport.h"
+
+namespace baton::net {
+
+struct tls_settings {
+  std::string certfile;   // PEM: the certificate (and its chain), maybe the key too
+  std::string keyfile;    // PEM: the private key; "" when certfile holds it
+  std::string password;   // for an encrypted key
+  std::string ca_certs;   // PEM: the CAs client certificates must chain to
+  int cert_reqs = 0;      // client certificates: 0 none, 1 optional (verified when sent), 2 required
+  std::string ciphers;    // TLS 1.2 cipher list ("" for OpenSSL's default)
+  int min_version = TLS1_2_VERSION;
+  bool offer_h2 = false;  // ALPN: h2 is offered (first) beside http/1.1
+};
+
+// Reads --ssl-version's value ("TLSv1.2", "tls1.3", "1.2", any case); 0 when unknown.
+int parse_tls_version(std::string_view text);
+
+// The loaded certificate, key and verification settings.
+class tls_context {
+ public:
+  // Loads everything; null with `error` saying what failed (the file and
+  // OpenSSL's reason).
+  static std::unique_ptr<tls_context> load(const tls_settings& settings, std::string& error);
+  ~tls_context();
+  tls_context(const tls_context&) = delete;
+  tls_context& operator=(const tls_context&) = delete;
+
+  SSL_CTX* native() const { return ctx_; }
+  bool offers_h2() const { return offer_h2_; }
+  // The server's certificate, PEM (ASGI's tls extension: server_cert).
+  const std::string& certificate_pem() const { return certificate_pem_; }
+
+ private:
+  tls_context() = default;
+  SSL_CTX* ctx_ = nullptr;
+  bool offer_h2_ = false;
+  std::string certificate_pem_;
+};
+
+class tls_transport final : public transport {
+ public:
+  // Takes the socket `fd`; closes it when closed.
+  tls_transport(tls_context& context, int fd);
+  ~tls_transport();
+  tls_transport(const tls_transport&) = delete;
+  tls_transport& operator=(const tls_transport&) = delete;
+
+  enum class handshake_result : uint8_t { done, pending, failed };
+  // Advances the handshake as far as the socket allows. `pending`: call
+  // again when the socket is readable (or writable, when wants_writable()).
+  // `failed`: `reason` says why (the peer's address is the caller's).
+  handshake_result handshake(std::string& reason);
+  // Once the handshake is done.
+  const tls_facts& facts() const { return facts_; }
+
+  ssize_t receive(char* buffer, size_t length) override;
+  ssize_t send_gather(const iovec* buffers, size_t count) override;
+  ssize_t send_file(int file_fd, off_t* offset, size_t length) override;
+  void shutdown_write() override;
+  void close() override;
+  int fd() const override { return fd_; }
+  bool input_pending() const override;
+  bool wants_writable() const override { return wants_writable_; }
+
+  // Records are written up to this many bytes at a time from small runs
+  // gathered into one buffer (a record's own most).
+  static constexpr size_t record_bytes = 16384;
+
+ private:
+  // -1 with errno set from an SSL call's failure (EAGAIN for WANT_*).
+  ssize_t fail(int ret, bool reading);
+  ssize_t write_bytes(const char* data, size_t length);
+
+  SSL* ssl_ = nullptr;
+  int fd_;
+  bool wants_writable_ = false;
+  bool ended_ = false;  // the peer's close_notify (or its end of input) was read
+  bool kernel_send_ = false;  // kTLS: the kernel encrypts, SSL_sendfile works
+  // The last receive() stopped with the caller's buffer full (or the
+  // handshake ended), so records may wait inside the SSL object. A receive
+  // that ends because the socket had nothing more clears it: what is left
+  // inside then is at most part of a record, and the socket will say
+  // readable when the rest comes.
+  bool maybe_pending_ = false;
+  tls_facts facts_;
+};
+
+}  // namespace baton::net

@@ -1,0 +1,372 @@
+// The TLS transport on a real socket pair, against an OpenSSL client driven
+// from the test: the handshake and ALPN, records that wait inside the TLS
+// layer after a read that filled its buffer (the socket then says nothing),
+// a session that must read them anyway, writes the socket would not take
+// repeated as OpenSSL requires, and files through the copying path.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "core/loop/event_loop.h"
+#include "core/net/tls.h"
+#include "core/session/session.h"
+#include "core/session/tls_handshake.h"
+
+namespace {
+
+namespace net = baton::net;
+namespace sn = baton::session;
+
+// A throwaway key and self-signed certificate, written where load() reads them.
+struct certificate_files {
+  std::string directory;
+  std::string cert;
+  std::string key;
+  certificate_files() {
+    char pattern[] = "/tmp/baton-tls-test-XXXXXX";
+    directory = mkdtemp(pattern);
+    cert = directory + "/cert.pem";
+    key = directory + "/key.pem";
+    EVP_PKEY* pkey = EVP_EC_gen("P-256");
+    X509* x = X509_new();
+    ASN1_INTEGER_set(X509_get_serialNumber(x), 1);
+    X509_gmtime_adj(X509_getm_notBefore(x), 0);
+    X509_gmtime_adj(X509_getm_notAfter(x), 3600);
+    X509_set_pubkey(x, pkey);
+    X509_NAME* name = X509_get_subject_name(x);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("localhost"), -1, -1,
+                               0);
+    X509_set_issuer_name(x, name);
+    X509_sign(x, pkey, EVP_sha256());
+    FILE* f = fopen(cert.c_str(), "w");
+    PEM_write_X509(f, x);
+    fclose(f);
+    f = fopen(key.c_str(), "w");
+    PEM_write_PrivateKey(f, pkey, nullptr, nullptr, 0, nullptr, nullptr);
+    fclose(f);
+    X509_free(x);
+    EVP_PKEY_free(pkey);
+  }
+  ~certificate_files() {
+    unlink(cert.c_str());
+    unlink(key.c_str());
+    rmdir(directory.c_str());
+  }
+};
+
+const certificate_files& files() {
+  static certificate_files f;
+  return f;
+}
+
+std::unique_ptr<net::tls_context> server_context(bool h2 = false) {
+  net::tls_settings settings;
+  settings.certfile = files().cert;
+  settings.keyfile = files().key;
+  settings.offer_h2 = h2;
+  std::string error;
+  auto c = net::tls_context::load(settings, error);
+  EXPECT_TRUE(c) << error;
+  return c;
+}
+
+// The client: an OpenSSL connection on the other end of the pair, driven
+// from the test's own thread between the server's steps.
+struct client {
+  SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());
+  SSL* ssl = nullptr;
+  int fd;
+  explicit client(int fd_, const char* alpn = nullptr) : fd(fd_) {
+    SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nullptr);
+    ssl = SSL_new(ctx);
+    if (alpn != nullptr) {
+      std::string list(1, static_cast<char>(strlen(alpn)));
+      list += alpn;
+      SSL_set_alpn_protos(ssl, reinterpret_cast<const unsigned char*>(list.data()),
+                          static_cast<unsigned int>(list.size()));
+    }
+    SSL_set_fd(ssl, fd);
+    SSL_set_connect_state(ssl);
+  }
+  ~client() {
+    SSL_free(ssl);
+    SSL_CTX_free(ctx);
+    ::close(fd);
+  }
+  bool step_handshake() { return SSL_do_handshake(ssl) == 1; }
+  void write(const std::string& bytes) {
+    size_t done = 0;
+    while (done < bytes.size()) {
+      size_t n = 0;
+      ASSERT_EQ(SSL_write_ex(ssl, bytes.data() + done, bytes.size() - done, &n), 1);
+      done += n;
+    }
+  }
+  // What has arrived, as far as it goes without waiting.
+  std::string read_available() {
+    std::string out;
+    char buffer[16384];
+    for (;;) {
+      size_t n = 0;
+      if (SSL_read_ex(ssl, buffer, sizeof buffer, &n) != 1) break;
+      out.append(buffer, n);
+    }
+    ERR_clear_error();
+    return out;
+  }
+};
+
+// A non-blocking server end and a client end.
+void socket_pair(int& server_fd, int& client_fd) {
+  int fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0);
+  server_fd = fds[0];
+  client_fd = fds[1];
+}
+
+bool socket_readable(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  return poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0;
+}
+
+void handshake(net::tls_transport& server, client& c) {
+  std::string reason;
+  bool server_done = false;
+  bool client_done = false;
+  for (int i = 0; i < 100 && !(server_done && client_done); ++i) {
+    if (!client_done) client_done = c.step_handshake();
+    if (!server_done) {
+      auto r = server.handshake(reason);
+      ASSERT_NE(r, net::tls_transport::handshake_result::failed) << reason;
+      server_done = r == net::tls_transport::handshake_result::done;
+    }
+  }
+  ASSERT_TRUE(server_done && client_done);
+}
+
+TEST(Tls, TheHandshakeSettlesVersionCipherAndAlpn) {
+  auto context = server_context(true);
+  int s = -1;
+  int cfd = -1;
+  socket_pair(s, cfd);
+  net::tls_transport server(*context, s);
+  client c(cfd, "h2");
+  handshake(server, c);
+  EXPECT_EQ(server.facts().version, TLS1_3_VERSION);
+  EXPECT_EQ(server.facts().cipher_suite, SSL_CIPHER_get_protocol_id(SSL_get_current_cipher(c.ssl)));
+  EXPECT_TRUE(server.facts().h2);
+  EXPECT_EQ(server.facts().client, nullptr);
+}
+
+TEST(Tls, WithoutH2OfferedAClientAskingOnlyForItGetsNoAlpnAnswer) {
+  auto context = server_context(false);
+  int s = -1;
+  int cfd = -1;
+  socket_pair(s, cfd);
+  net::tls_transport server(*context, s);
+  client c(cfd, "h2");
+  handshake(server, c);
+  EXPECT_FALSE(server.facts().h2);
+  const unsigned char* chosen = nullptr;
+  unsigned int length = 0;
+  SSL_get0_alpn_selected(c.ssl, &chosen, &length);
+  EXPECT_EQ(length, 0u);
+}
+
+// The client's records are all read from the socket by the first small
+// read (read-ahead): the rest waits inside the SSL object, and the socket
+// says nothing more. input_pending() must say so until the last byte.
+TEST(Tls, AReadThatFillsItsBufferLeavesInputPendingThatTheSocketDoesNotAnnounce) {
+  auto context = server_context();
+  int s = -1;
+  int cfd = -1;
+  socket_pair(s, cfd);
+  net::tls_transport server(*context, s);
+  client c(cfd);
+  handshake(server, c);
+  std::string sent;
+  for (int i = 0; i < 3; ++i) sent += std::string(1000, static_cast<char>('a' + i));
+  c.write(sent.substr(0, 1000));
+  c.write(sent.substr(1000, 1000));
+  c.write(sent.substr(2000));
+  std::string got;
+  char buffer[10];
+  // The handshake's last record may have come alone: read until the first bytes.
+  for (int i = 0; i < 10 && got.empty(); ++i) {
+    ssize_t n = server.receive(buffer, sizeof buffer);
+    if (n > 0) got.append(buffer, static_cast<size_t>(n));
+  }
+  ASSERT_EQ(got.size(), sizeof buffer);
+  while (got.size() < sent.size()) {
+    ASSERT_FALSE(socket_readable(s)) << "the test needs every record read ahead";
+    ASSERT_TRUE(server.input_pending()) << "after " << got.size() << " bytes";
+    ssize_t n = server.receive(buffer, sizeof buffer);
+    ASSERT_GT(n, 0);
+    got.append(buffer, static_cast<size_t>(n));
+  }
+  EXPECT_TRUE(got == sent);
+  ssize_t n = server.receive(buffer, sizeof buffer);
+  EXPECT_EQ(n, -1);
+  EXPECT_EQ(errno, EAGAIN);
+  EXPECT_FALSE(server.input_pending());
+}
+
+// --- a session over TLS ---------------------------------------------------------
+
+// Reads a few bytes per call, as a protocol whose window is nearly full
+// does, and echoes them.
+struct sipping_echo final : sn::protocol {
+  explicit sipping_echo(sn::session& s) : session(s) {}
+  void start() override {}
+  void on_readable() override {
+    char buffer[7];
+    ssize_t n = session.io().receive(buffer, sizeof buffer);
+    if (n > 0) {
+      session.output().bytes().append(std::string_view(buffer, static_cast<size_t>(n)));
+      session.flush();
+    }
+    if (n == 0) session.set_eof();
+  }
+  void on_writable() override { session.flush(); }
+  void on_deadline() override {}
+  plan current_plan() const override { return {true, INT64_MAX}; }
+  void drain() override {}
+  void on_close() override {}
+  size_t release_idle_memory() override { return 0; }
+  sn::session& session;
+};
+
+struct echo_host final : sn::session_host, sn::handshake_host {
+  baton::loop::event_loop loop;
+  sn::session_settings settings;
+  sn::receive_buffer shared;
+  sn::session_context context{loop, settings, *this, shared};
+  bool closed = false;
+  bool handed = false;
+  void session_closed(sn::session*, bool) override { closed = true; }
+  void session_lingering(sn::session*) override {}
+  std::unique_ptr<sn::protocol> after_handshake(sn::session& s, const net::tls_facts&) override {
+    handed = true;
+    return std::make_unique<sipping_echo>(s);
+  }
+};
+
+TEST(Tls, ASessionReadsRecordsWaitingInsideTheTlsLayerWithoutTheSocketSayingReadable) {
+  auto context = server_context();
+  int s = -1;
+  int cfd = -1;
+  socket_pair(s, cfd);
+  fcntl(cfd, F_SETFL, fcntl(cfd, F_GETFL) & ~O_NONBLOCK);
+  echo_host host;
+  sockaddr_storage peer{};
+  auto* session = new sn::session(host.context, s, peer, 0, context.get());
+  session->start(std::make_unique<sn::tls_handshake>(*session, *session->tls(), host, 5000, 1000));
+  client c(cfd);
+  // The client's handshake blocks for the server's answers: run the loop between its steps.
+  fcntl(cfd, F_SETFL, fcntl(cfd, F_GETFL) | O_NONBLOCK);
+  for (int i = 0; i < 200 && !(c.step_handshake() && host.handed); ++i) host.loop.run_once(5);
+  ASSERT_TRUE(host.handed);
+  std::string sent;
+  for (int i = 0; i < 40; ++i) sent += std::string(997, static_cast<char>('A' + i % 26));
+  c.write(sent);
+  std::string echoed;
+  // Seven bytes a pass: thousands of passes, most with the socket silent.
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (echoed.size() < sent.size() && std::chrono::steady_clock::now() < until) {
+    host.loop.run_once(1);
+    echoed += c.read_available();
+  }
+  EXPECT_EQ(echoed.size(), sent.size());
+  EXPECT_TRUE(echoed == sent);
+  session->close_now();
+  delete session;
+}
+
+// A file goes out through the copying path (this test's socket is no TCP:
+// no kTLS), in records, whole.
+TEST(Tls, AFileGoesOutWholeThroughTheCopyingPath) {
+  auto context = server_context();
+  int s = -1;
+  int cfd = -1;
+  socket_pair(s, cfd);
+  net::tls_transport server(*context, s);
+  client c(cfd);
+  handshake(server, c);
+  char path[] = "/tmp/baton-tls-file-XXXXXX";
+  int file = mkstemp(path);
+  std::string content;
+  for (int i = 0; i < 50000; ++i) content += static_cast<char>(i * 31);
+  ASSERT_EQ(::write(file, content.data(), content.size()), static_cast<ssize_t>(content.size()));
+  off_t offset = 100;
+  std::string got;
+  while (offset < static_cast<off_t>(content.size())) {
+    ssize_t n = server.send_file(file, &offset, content.size() - static_cast<size_t>(offset));
+    if (n < 0) ASSERT_EQ(errno, EAGAIN);
+    got += c.read_available();
+  }
+  for (int i = 0; i < 10 && got.size() < content.size() - 100; ++i) got += c.read_available();
+  EXPECT_EQ(got.size(), content.size() - 100);
+  EXPECT_TRUE(got == content.substr(100));
+  ::close(file);
+  unlink(path);
+}
+
+// The socket takes no more: a write that returned EAGAIN is repeated with
+// the same first bytes (and more after them), and everything arrives once,
+// in order.
+TEST(Tls, WritesTheSocketRefusedAreRepeatedAndArriveOnceInOrder) {
+  auto context = server_context();
+  int s = -1;
+  int cfd = -1;
+  socket_pair(s, cfd);
+  int small = 4096;
+  setsockopt(s, SOL_SOCKET, SO_SNDBUF, &small, sizeof small);
+  net::tls_transport server(*context, s);
+  client c(cfd);
+  handshake(server, c);
+  std::string pending;  // what the test's "queue" holds, front first
+  std::string expected;
+  std::string got;
+  int refused = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::string more(static_cast<size_t>(500 + round * 37 % 3000), static_cast<char>('a' + round % 26));
+    pending += more;
+    expected += more;
+    // Two runs, as a response head and its body.
+    size_t split = pending.size() / 3;
+    iovec iov[2] = {{pending.data(), split}, {pending.data() + split, pending.size() - split}};
+    ssize_t n = server.send_gather(iov, 2);
+    if (n < 0) {
+      ASSERT_EQ(errno, EAGAIN);
+      ++refused;
+    } else {
+      pending.erase(0, static_cast<size_t>(n));
+    }
+    if (round % 7 == 0) got += c.read_available();
+  }
+  while (!pending.empty()) {
+    got += c.read_available();
+    iovec iov[1] = {{pending.data(), pending.size()}};
+    ssize_t n = server.send_gather(iov, 1);
+    if (n > 0) pending.erase(0, static_cast<size_t>(n));
+  }
+  for (int i = 0; i < 10; ++i) got += c.read_available();
+  EXPECT_GT(refused, 0) << "the socket never refused: the test did not test the repeat";
+  EXPECT_EQ(got.size(), expected.size());
+  EXPECT_TRUE(got == expected);
+}
+
+}  // namespace
