@@ -237,6 +237,18 @@ OPTIONS: tuple[Option, ...] = (
            "(default: on)", negatable=True, core=True),
     Option("server_header", _bool, True, "send a Server header when the app sends none (default: on)",
            negatable=True),
+    # HTTP/2.
+    Option("http", str, "auto", "HTTP versions: auto serves HTTP/2 to clients that ask for it (ALPN h2 over TLS, "
+           "h2c with prior knowledge or by Upgrade) and HTTP/1.1 to the rest; 1 only HTTP/1.1; 2 only HTTP/2 "
+           "(default: %(default)s)", choices=("auto", "1", "2"), core=True),
+    Option("h2_max_concurrent_streams", _number(int, 1, (1 << 31) - 1), 100,
+           "HTTP/2 streams a client may have open at once (default: %(default)s)", core=True),
+    Option("h2_max_header_list_size", _number(int, 1024, (1 << 31) - 1), 32768,
+           "largest HTTP/2 request header list, decoded (RFC 9113's measure); larger gets 431 "
+           "(default: %(default)s)", core=True),
+    Option("h2_initial_window_size", _number(int, 65535, (1 << 31) - 1), 262144,
+           "an HTTP/2 stream's receive window: request body bytes the client may send ahead of the app "
+           "(default: %(default)s)", core=True),
     # TLS: every listener serves HTTPS (and wss) when a certificate is given.
     Option("ssl_certfile", _existing_file, None, "serve TLS with this PEM certificate (its chain after it; "
            "the key too, unless --ssl-keyfile is given)", core=True),
@@ -319,6 +331,10 @@ class Config:
     ws_handshake_timeout: float
     ws_per_message_deflate: bool
     server_header: bool
+    http: str
+    h2_max_concurrent_streams: int
+    h2_max_header_list_size: int
+    h2_initial_window_size: int
     ssl_certfile: str | None
     ssl_keyfile: str | None
     ssl_keyfile_password: str | None

@@ -60,6 +60,7 @@ const entry name_table[] = {
     {&names.response_pathsend, "http.response.pathsend"},
     {&names.v1_1, "1.1"},
     {&names.v1_0, "1.0"},
+    {&names.v2, "2"},
     {&names.https, "https"},
     {&names.subprotocols, "subprotocols"},
     {&names.subprotocol, "subprotocol"},
@@ -95,6 +96,7 @@ const entry name_table[] = {
     {&names.wsgi_url_scheme, "wsgi.url_scheme"},
     {&names.HTTP_1_1, "HTTP/1.1"},
     {&names.HTTP_1_0, "HTTP/1.0"},
+    {&names.HTTP_2_0, "HTTP/2.0"},
     {&names.empty, ""},
     {&names.close, "close"},
 };

@@ -38,6 +38,7 @@ struct interned_names {
   PyObject* response_pathsend;
   PyObject* v1_1;
   PyObject* v1_0;
+  PyObject* v2;
   PyObject* https;
   // ASGI: the websocket scope and its messages.
   PyObject* subprotocols;
@@ -76,6 +77,7 @@ struct interned_names {
   PyObject* wsgi_url_scheme;
   PyObject* HTTP_1_1;
   PyObject* HTTP_1_0;
+  PyObject* HTTP_2_0;
   PyObject* empty;
   PyObject* close;
 };

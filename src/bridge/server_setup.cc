@@ -196,6 +196,29 @@ const option_entry option_table[] = {
        c.websocket.deflate.enabled = v.flag;
        return true;
      }},
+    // HTTP/2.
+    {"http", kind::text, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       if (v.text == "auto") c.http = server::http_versions::automatic;
+       else if (v.text == "1") c.http = server::http_versions::http1_only;
+       else if (v.text == "2") c.http = server::http_versions::http2_only;
+       else {
+         PyErr_Format(PyExc_ValueError, "http: auto, 1 or 2, not %s", v.text.c_str());
+         return false;
+       }
+       return true;
+     }},
+    {"h2_max_concurrent_streams", kind::integer, 1, UINT32_MAX >> 1, [](config_t& c, server_extras&, const option_value& v) {
+       c.http2.max_concurrent_streams = static_cast<uint32_t>(v.number);
+       return true;
+     }},
+    {"h2_max_header_list_size", kind::integer, 1024, UINT32_MAX >> 1, [](config_t& c, server_extras&, const option_value& v) {
+       c.http2.max_header_list_size = static_cast<uint32_t>(v.number);
+       return true;
+     }},
+    {"h2_initial_window_size", kind::integer, 65535, (1u << 31) - 1, [](config_t& c, server_extras&, const option_value& v) {
+       c.http2.initial_window_size = static_cast<uint32_t>(v.number);
+       return true;
+     }},
     // TLS: read here, loaded once all are (load_tls).
     {"ssl_certfile", kind::text, 0, 0, [](config_t&, server_extras& x, const option_value& v) {
        x.tls_settings.certfile = v.text;
@@ -235,6 +258,7 @@ const option_entry option_table[] = {
 bool load_tls(config_t& config, server_extras& extras) {
   if (extras.tls_settings.certfile.empty()) return true;
   std::string error;
+  extras.tls_settings.offer_h2 = config.http != server::http_versions::http1_only;
   extras.tls = net::tls_context::load(extras.tls_settings, error);
   extras.tls_settings.password.clear();
   if (!extras.tls) {

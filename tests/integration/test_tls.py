@@ -296,12 +296,19 @@ def test_optional_client_certificates_admit_none_and_verify_what_is_sent(start, 
     assert handshake_refused(server, client_context(certs.ca, certs.stranger_cert, certs.stranger_key))
 
 
-def test_alpn_chooses_http_1_1_and_a_client_offering_none_of_ours_still_gets_it(start, certs):
+def test_alpn_prefers_h2_takes_http_1_1_and_serves_a_client_offering_none_of_ours_http_1_1(start, certs):
     server = start(*tls_args(certs))
-    status, _, _, conn = get(server, "/info", client_context(certs.ca, alpn=["h2", "http/1.1"]))
+    conn = TlsConnection(socket.create_connection((server.host, server.port), timeout=5),
+                         client_context(certs.ca, alpn=["h2", "http/1.1"]), server_hostname="localhost")
+    assert conn.selected_alpn_protocol() == "h2"
+    conn.close()
+    status, _, _, conn = get(server, "/info", client_context(certs.ca, alpn=["http/1.1"]))
     assert status == 200 and conn.selected_alpn_protocol() == "http/1.1"
     status, _, _, conn = get(server, "/info", client_context(certs.ca, alpn=["spdy/3"]))
     assert status == 200 and conn.selected_alpn_protocol() is None
+    only_1 = start(*tls_args(certs), "--http", "1")
+    status, _, _, conn = get(only_1, "/info", client_context(certs.ca, alpn=["h2", "http/1.1"]))
+    assert status == 200 and conn.selected_alpn_protocol() == "http/1.1"
 
 
 # --- the handshake's bounds --------------------------------------------------------------
@@ -395,10 +402,12 @@ def test_sighup_reads_the_certificate_files_again(start, certs, tmp_path, worker
 
 # --- real clients --------------------------------------------------------------------
 
-def test_curl_talks_https_to_it(start, certs):
+@pytest.mark.parametrize("flag, version", [("--http1.1", "1.1"), ("--http2", "2")])
+def test_curl_talks_https_to_it(start, certs, flag, version):
     server = start(*ASGI_SHAPES["inverted-uvloop"], *tls_args(certs), app=ASGI)
-    out = subprocess.run(["curl", "-sS", "--cacert", str(certs.ca), "-w", "\n%{http_version} %{ssl_verify_result}",
-                          f"https://localhost:{server.port}/info"], capture_output=True, text=True, timeout=20)
+    out = subprocess.run(["curl", "-sS", flag, "--cacert", str(certs.ca), "-w",
+                          "\n%{http_version} %{ssl_verify_result}", f"https://localhost:{server.port}/info"],
+                         capture_output=True, text=True, timeout=20)
     body, _, tail = out.stdout.rpartition("\n")
     assert json.loads(body)["scheme"] == "https"
-    assert tail == "1.1 0", out.stderr
+    assert tail == f"{version} 0", out.stderr

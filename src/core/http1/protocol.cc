@@ -195,6 +195,7 @@ void protocol::process(byte_buffer& input_buffer) {
         continue;
       }
       if (session_.output().buffered_bytes() > context_.config.output_high_water) break;  // resumes when drained
+      if (requests_served_ == 0 && prior_knowledge(input)) break;
       parse_status parsed = start_exchange(*input);
       if (parsed != parse_status::complete) {
         head_incomplete = parsed == parse_status::incomplete;
@@ -220,6 +221,29 @@ void protocol::process(byte_buffer& input_buffer) {
   if (session_.closed()) return;
   if (session_.eof()) end_of_input_in_process(head_incomplete, *input);
   flush_output();
+}
+
+// RFC 9113 3.3: a client that knows the server speaks HTTP/2 begins with
+// its preface. The part before "SM" would parse as an HTTP/1 request (PRI
+// *), so a prefix of it waits for the rest.
+bool protocol::prior_knowledge(byte_buffer*& input) {
+  constexpr std::string_view preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+  size_t n = input->size() < preface.size() ? input->size() : preface.size();
+  if (std::string_view(input->data(), n) != preface.substr(0, n)) return false;
+  std::unique_ptr<session::protocol> next = context_.host.http2_for(session_);
+  if (!next) return false;  // HTTP/2 is not served: an HTTP/1 answer (505)
+  if (n < preface.size()) return true;
+  // The bytes go with the session (out of the loop's shared buffer).
+  byte_buffer& own = session_.input();
+  if (input != &own) {
+    own.append(input->view());
+    input->clear();
+    session_.context().shared_input.lent = false;
+    input = &own;
+  }
+  handed_off_ = true;
+  session_.hand_to(std::move(next));
+  return true;
 }
 
 void protocol::end_of_input_in_process(bool head_incomplete, const byte_buffer& input) {

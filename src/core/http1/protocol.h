@@ -78,6 +78,12 @@ class exchange_host {
     (void)x;
     return nullptr;
   }
+  // The connection began with HTTP/2's preface (h2c with prior knowledge):
+  // the protocol it goes on in, or null when HTTP/2 is not served.
+  virtual std::unique_ptr<session::protocol> http2_for(session::session& s) {
+    (void)s;
+    return nullptr;
+  }
 
  protected:
   ~exchange_host() = default;
@@ -170,6 +176,9 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   void after_last_answer();
   void send_continue();
   void end_of_input_in_process(bool head_incomplete, const byte_buffer& input);
+  // The first bytes are HTTP/2's preface: true when the session went (or
+  // will go, once more bytes show it) to HTTP/2.
+  bool prior_knowledge(byte_buffer*& input);
 
   context& context_;
   session::session& session_;

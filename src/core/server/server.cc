@@ -39,6 +39,9 @@ server::server(const server_config& config, std::vector<int> listeners)
       http1_context_{config_.http1, *this,       header_scratch_.data(),
                      draining_,     wire_,       config.local,
                      &refusing_,    config.access != nullptr && config.access->times_requests()},
+      h2_wire_(config.server_header),
+      h2_context_{config_.http2, config_.http1, *this, draining_, h2_wire_, config.local, &refusing_,
+                  config.access != nullptr && config.access->times_requests(), config_.session.write_timeout_ms},
       ws_wire_(config_.websocket.deflate),
       ws_context_{config_.websocket, *this, inflater_} {
   config_.http1.exchanges.stopping = &draining_;
@@ -343,7 +346,9 @@ void server::accept_from(listener_watch& l) {
     live_ = c;
     ++live_count_;
     try {
-      if (c->tls() != nullptr) {
+      if (c->tls() == nullptr && config_.http == http_versions::http2_only) {
+        c->start(std::make_unique<http2::protocol>(h2_context_, *c));
+      } else if (c->tls() != nullptr) {
         session::handshake_host& host = *this;
         c->start(std::make_unique<session::tls_handshake>(*c, *c->tls(), host, config_.http1.header_read_timeout_ms,
                                                           config_.http1.drain_idle_grace_ms));
@@ -359,8 +364,17 @@ void server::accept_from(listener_watch& l) {
   }
 }
 
-std::unique_ptr<session::protocol> server::after_handshake(session::session& s, const net::tls_facts&) {
+// ALPN chose: h2, or HTTP/1.1 (also for a client that named neither).
+std::unique_ptr<session::protocol> server::after_handshake(session::session& s, const net::tls_facts& facts) {
+  if (facts.h2 || config_.http == http_versions::http2_only) return std::make_unique<http2::protocol>(h2_context_, s);
   return std::make_unique<http1::protocol>(http1_context_, s);
+}
+
+// An HTTP/1 connection that turned out to speak HTTP/2 (h2c with prior
+// knowledge), when HTTP/2 is served.
+std::unique_ptr<session::protocol> server::http2_for(session::session& s) {
+  if (config_.http == http_versions::http1_only) return nullptr;
+  return std::make_unique<http2::protocol>(h2_context_, s);
 }
 
 // Too many requests wait for a runner: new connections wait in the

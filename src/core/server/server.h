@@ -34,6 +34,8 @@
 #include "core/exchange/exchange.h"
 #include "core/http1/encoder.h"
 #include "core/http1/protocol.h"
+#include "core/http2/protocol.h"
+#include "core/http2/wire.h"
 #include "core/local/local_routes.h"
 #include "core/loop/event_loop.h"
 #include "core/session/session.h"
@@ -45,8 +47,14 @@
 
 namespace baton::server {
 
+// Which HTTP a connection may speak: auto takes HTTP/2 where the client
+// asks for it (ALPN h2, or h2c with prior knowledge), h1 never, h2 only.
+enum class http_versions : uint8_t { automatic, http1_only, http2_only };
+
 struct server_config {
   http1::settings http1;
+  http2::settings http2;
+  http_versions http = http_versions::automatic;
   session::session_settings session;
   ws::settings websocket;  // enabled: openings go to the app as WebSockets
   std::string server_header = "baton";  // the Server field's value when the app sends none ("" for none)
@@ -181,6 +189,7 @@ class server final : private loop::io_handler,
   std::unique_ptr<session::protocol> upgrade(session::session& s, exchange::exchange& x) override;
   void websocket_closed(exchange::exchange& x, const ws::closed_record& r) override;
   std::unique_ptr<session::protocol> after_handshake(session::session& s, const net::tls_facts& facts) override;
+  std::unique_ptr<session::protocol> http2_for(session::session& s) override;
   void log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in);
   void count_request();  // a response (or a WebSocket) is done: max_requests counts it
   void retire(stop_reason why);
@@ -215,6 +224,8 @@ class server final : private loop::io_handler,
   http1::encoder wire_;
   session::session_context session_context_;
   http1::context http1_context_;
+  http2::wire h2_wire_;
+  http2::context h2_context_;
   ws::inflater inflater_;  // the loop's: every WebSocket session's decompressor
   ws::wire ws_wire_;
   ws::context ws_context_;

@@ -1,0 +1,697 @@
+#include "core/http2/protocol.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include "core/local/local_routes.h"
+#include "core/util/log.h"
+#include "core/util/text.h"
+
+namespace baton::http2 {
+
+namespace {
+
+// Reads up to `room` bytes from the front of an output queue into a buffer
+// (the queue's own flush, into memory instead of a socket): DATA frames
+// are filled from a stream's queued output this way, files included.
+class copy_sink final : public net::transport {
+ public:
+  copy_sink(char* out, size_t room) : out_(out), room_(room) {}
+  size_t filled() const { return filled_; }
+  ssize_t receive(char*, size_t) override { return 0; }
+  ssize_t send_gather(const iovec* buffers, size_t count) override {
+    size_t n = 0;
+    for (size_t i = 0; i < count && filled_ < room_; ++i) {
+      size_t take = buffers[i].iov_len < room_ - filled_ ? buffers[i].iov_len : room_ - filled_;
+      memcpy(out_ + filled_, buffers[i].iov_base, take);
+      filled_ += take;
+      n += take;
+    }
+    return would_block(n);
+  }
+  ssize_t send_file(int fd, off_t* offset, size_t length) override {
+    size_t want = length < room_ - filled_ ? length : room_ - filled_;
+    if (want == 0) return would_block(0);
+    ssize_t n = ::pread(fd, out_ + filled_, want, *offset);
+    if (n > 0) {
+      filled_ += static_cast<size_t>(n);
+      *offset += n;
+    }
+    return n;
+  }
+  void shutdown_write() override {}
+  void close() override {}
+  int fd() const override { return -1; }
+
+ private:
+  ssize_t would_block(size_t n) {
+    if (n > 0) return static_cast<ssize_t>(n);
+    errno = EAGAIN;
+    return -1;
+  }
+  char* out_;
+  size_t room_;
+  size_t filled_ = 0;
+};
+
+constexpr size_t read_size = 65536;
+
+}  // namespace
+
+// One stream: its request head as it is decoded, then its exchange.
+struct protocol::stream {
+  int32_t id = 0;
+  exchange::exchange* x = nullptr;  // one reference, once the head is complete
+  // The head as decoded: names and values back to back, and where each is.
+  std::string head_bytes;
+  struct span {
+    uint32_t name_at, name_length, value_at, value_length;
+  };
+  std::vector<span> spans;
+  int method = -1, path = -1, scheme = -1, authority = -1;  // indexes into spans
+  bool has_host = false;
+  uint64_t list_bytes = 0;   // RFC 9113 6.5.2's measure of what was decoded
+  bool too_large = false;
+  bool headers_done = false;
+  bool body_ended = false;
+  bool dispatched = false;
+  bool app_done = false;
+  bool head_sent = false;     // the response's HEADERS are submitted
+  bool deferred = false;      // nghttp2 waits for resume_data
+  bool reset = false;         // reset (by either side): nothing more goes out
+  net::output_queue pending;  // the exchange's output not framed yet
+  uint64_t delivered = 0;     // body bytes given to the exchange
+  uint64_t given_back = 0;    // of them, window given back to the client
+  int64_t stalled_since_ms = 0;
+  stream* prev = nullptr;
+  stream* next = nullptr;
+};
+
+struct callbacks {
+  static protocol& self(void* user) { return *static_cast<protocol*>(user); }
+  static int begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+    return self(user).begin_headers(frame);
+  }
+  static int header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name, size_t name_length,
+                    const uint8_t* value, size_t value_length, uint8_t, void* user) {
+    return self(user).header(frame, {reinterpret_cast<const char*>(name), name_length},
+                             {reinterpret_cast<const char*>(value), value_length});
+  }
+  static int frame_received(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+    return self(user).frame_received(frame);
+  }
+  static int data_chunk(nghttp2_session*, uint8_t, int32_t id, const uint8_t* data, size_t length, void* user) {
+    return self(user).data_chunk(id, data, length);
+  }
+  static int stream_closed(nghttp2_session*, int32_t id, uint32_t error_code, void* user) {
+    return self(user).stream_closed(id, error_code);
+  }
+  static ssize_t read_body(nghttp2_session*, int32_t id, uint8_t* buffer, size_t length, uint32_t* flags,
+                           nghttp2_data_source*, void* user) {
+    return self(user).read_body(id, buffer, length, flags);
+  }
+};
+
+namespace {
+
+// One set of callbacks and options for every session of the process.
+struct shared_setup {
+  nghttp2_session_callbacks* calls = nullptr;
+  shared_setup() {
+    nghttp2_session_callbacks_new(&calls);
+    nghttp2_session_callbacks_set_on_begin_headers_callback(calls, callbacks::begin_headers);
+    nghttp2_session_callbacks_set_on_header_callback(calls, callbacks::header);
+    nghttp2_session_callbacks_set_on_frame_recv_callback(calls, callbacks::frame_received);
+    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(calls, callbacks::data_chunk);
+    nghttp2_session_callbacks_set_on_stream_close_callback(calls, callbacks::stream_closed);
+  }
+};
+
+const shared_setup& setup() {
+  static shared_setup s;
+  return s;
+}
+
+}  // namespace
+
+protocol::protocol(context& ctx, session::session& s) : context_(ctx), session_(s) {
+  const exchange::proxy_settings& proxy = context_.http.proxy;
+  if (proxy.enabled) {
+    exchange::peer_info peer = session_.peer();
+    peer_trusted_ = peer.address.empty() ? proxy.trust_unix : proxy.trusted.contains(peer.address);
+  }
+  nghttp2_option* options = nullptr;
+  nghttp2_option_new(&options);
+  // Stream windows are given back as apps consume (the connection's as
+  // bytes arrive), not by nghttp2 as it receives.
+  nghttp2_option_set_no_auto_window_update(options, 1);
+  nghttp2_option_set_stream_reset_rate_limit(options, context_.config.reset_burst, context_.config.resets_per_second);
+  nghttp2_option_set_max_settings(options, 32);
+  nghttp2_option_set_max_outbound_ack(options, 1000);
+  nghttp2_session_server_new2(&h2_, setup().calls, this, options);
+  nghttp2_option_del(options);
+  tokens_ = context_.config.control_frame_burst;
+}
+
+protocol::~protocol() { on_close(); }
+
+void protocol::start() {
+  idle_since_ms_ = session_.now_ms();
+  tokens_at_ms_ = idle_since_ms_;
+  nghttp2_settings_entry entries[] = {
+      {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, context_.config.max_concurrent_streams},
+      {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, context_.config.initial_window_size},
+      {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, context_.config.max_header_list_size},
+      {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
+  };
+  nghttp2_submit_settings(h2_, NGHTTP2_FLAG_NONE, entries, sizeof entries / sizeof entries[0]);
+  // The connection's window: large, and given back as bytes arrive.
+  nghttp2_session_set_local_window_size(h2_, NGHTTP2_FLAG_NONE, 0, 1 << 30);
+  // Bytes that came before the switch (h2c with prior knowledge: the preface).
+  if (!session_.input().empty()) {
+    byte_buffer& input = session_.input();
+    in_receive_ = true;
+    ssize_t n = nghttp2_session_mem_recv(h2_, reinterpret_cast<const uint8_t*>(input.data()), input.size());
+    in_receive_ = false;
+    input = byte_buffer();
+    if (n < 0) closing_ = true;
+    dispatch_ready();
+  }
+  send();
+}
+
+// --- input -------------------------------------------------------------------
+
+void protocol::on_readable() {
+  if (h2_ == nullptr || closing_) return;
+  session::receive_buffer& shared = session_.context().shared_input;
+  bool use_shared = !shared.lent;
+  byte_buffer own;
+  byte_buffer& buffer = use_shared ? shared.bytes : own;
+  buffer.clear();
+  if (use_shared) shared.lent = true;
+  char* p = buffer.prepare(read_size);
+  ssize_t n = session_.io().receive(p, read_size);
+  if (n > 0) {
+    in_receive_ = true;
+    ssize_t used = nghttp2_session_mem_recv(h2_, reinterpret_cast<const uint8_t*>(p), static_cast<size_t>(n));
+    in_receive_ = false;
+    if (use_shared) shared.lent = false;
+    if (used < 0) {
+      log::write(log::level::info, "HTTP/2 connection from %s: %s", session_.peer_for_log(),
+                 nghttp2_strerror(static_cast<int>(used)));
+      closing_ = true;
+    }
+    dispatch_ready();
+    send();
+    return;
+  }
+  if (use_shared) shared.lent = false;
+  if (n == 0) {
+    session_.set_eof();
+    // The client will send nothing more: streams in flight are answered, then the connection closes.
+    if (stream_count_ == 0) session_.close_now();
+    return;
+  }
+  if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
+  session_.close_now();
+}
+
+int protocol::begin_headers(const nghttp2_frame* frame) {
+  if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST) return 0;
+  auto* s = new stream();
+  s->id = frame->hd.stream_id;
+  s->next = streams_;
+  if (streams_ != nullptr) streams_->prev = s;
+  streams_ = s;
+  ++stream_count_;
+  nghttp2_session_set_stream_user_data(h2_, s->id, s);
+  return 0;
+}
+
+int protocol::header(const nghttp2_frame* frame, std::string_view name, std::string_view value) {
+  stream* s = find(frame->hd.stream_id);
+  if (s == nullptr) return 0;
+  // RFC 9113 6.5.2: each field counts its name, its value and 32.
+  s->list_bytes += name.size() + value.size() + 32;
+  if (s->list_bytes > context_.config.max_header_list_size) s->too_large = true;
+  if (s->too_large || s->headers_done) return 0;  // trailers are not passed on
+  auto at = static_cast<uint32_t>(s->head_bytes.size());
+  s->head_bytes.append(name);
+  s->head_bytes.append(value);
+  s->spans.push_back({at, static_cast<uint32_t>(name.size()), at + static_cast<uint32_t>(name.size()),
+                      static_cast<uint32_t>(value.size())});
+  int index = static_cast<int>(s->spans.size()) - 1;
+  if (name == ":method") s->method = index;
+  else if (name == ":path") s->path = index;
+  else if (name == ":scheme") s->scheme = index;
+  else if (name == ":authority") s->authority = index;
+  else if (name == "host") s->has_host = true;
+  return 0;
+}
+
+int protocol::frame_received(const nghttp2_frame* frame) {
+  switch (frame->hd.type) {
+    case NGHTTP2_HEADERS: {
+      stream* s = find(frame->hd.stream_id);
+      if (s == nullptr) break;
+      bool ends = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
+      if (!s->headers_done && frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
+        s->headers_done = true;
+        start_stream(*s, ends);
+      } else if (ends && s->x != nullptr && !s->body_ended) {
+        s->body_ended = true;  // after trailers
+        s->x->deliver_body_end();
+      }
+      break;
+    }
+    case NGHTTP2_DATA: {
+      stream* s = find(frame->hd.stream_id);
+      bool ends = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
+      if (frame->hd.length == 0 && !ends && !count_control_frame()) return 0;
+      if (s != nullptr && s->x != nullptr && ends && !s->body_ended) {
+        s->body_ended = true;
+        s->x->deliver_body_end();
+      }
+      break;
+    }
+    case NGHTTP2_PING:
+    case NGHTTP2_SETTINGS:
+      if ((frame->hd.flags & NGHTTP2_FLAG_ACK) == 0) count_control_frame();
+      break;
+    case NGHTTP2_PRIORITY:
+    case NGHTTP2_WINDOW_UPDATE:
+      count_control_frame();
+      break;
+    default:
+      break;
+  }
+  return 0;
+}
+
+// A frame that asks for work and is no request: one token. Out of them, the
+// connection ends with ENHANCE_YOUR_CALM.
+bool protocol::count_control_frame() {
+  int64_t now = session_.now_ms();
+  tokens_ += static_cast<double>(now - tokens_at_ms_) * context_.config.control_frames_per_second / 1000.0;
+  if (tokens_ > context_.config.control_frame_burst) tokens_ = context_.config.control_frame_burst;
+  tokens_at_ms_ = now;
+  if (tokens_ >= 1) {
+    tokens_ -= 1;
+    return true;
+  }
+  if (!closing_) {
+    log::write(log::level::warning, "HTTP/2 connection from %s sends control frames faster than allowed; closing it",
+               session_.peer_for_log());
+    nghttp2_session_terminate_session(h2_, NGHTTP2_ENHANCE_YOUR_CALM);
+    closing_ = true;
+  }
+  return false;
+}
+
+int protocol::data_chunk(int32_t id, const uint8_t* data, size_t length) {
+  // The connection's window goes back at once; the stream's as its app reads.
+  nghttp2_session_consume_connection(h2_, length);
+  stream* s = find(id);
+  if (s == nullptr || s->x == nullptr || s->body_ended) return 0;
+  uint64_t max_body = context_.http.request_limits.max_body;
+  if (max_body != 0 && s->delivered + length > max_body) {
+    log::write(log::level::info, "request body from %s over the size limit (413), HTTP/2 stream %d",
+               session_.peer_for_log(), id);
+    s->body_ended = true;
+    s->x->deliver_body_error(413);
+    nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, id, NGHTTP2_CANCEL);
+    return 0;
+  }
+  s->delivered += length;
+  s->x->deliver_body(reinterpret_cast<const char*>(data), length);
+  return 0;
+}
+
+// The head is complete: the stream becomes an exchange (or, too large, a 431).
+void protocol::start_stream(stream& s, bool body_ends) {
+  served_any_ = true;
+  auto view = [&](int index, bool value) -> std::string_view {
+    if (index < 0) return {};
+    const stream::span& sp = s.spans[static_cast<size_t>(index)];
+    return value ? std::string_view(s.head_bytes).substr(sp.value_at, sp.value_length)
+                 : std::string_view(s.head_bytes).substr(sp.name_at, sp.name_length);
+  };
+  std::vector<exchange::field> fields;
+  fields.reserve(s.spans.size() + 1);
+  exchange::request_head h;
+  h.method = view(s.method, true);
+  h.target = view(s.path, true);
+  h.authority = view(s.authority, true);
+  size_t q = h.target.find('?');
+  h.path = q == std::string_view::npos ? h.target : h.target.substr(0, q);
+  h.query = q == std::string_view::npos ? std::string_view() : h.target.substr(q + 1);
+  h.form = h.method == "CONNECT" ? exchange::target_form::authority
+           : h.target == "*"     ? exchange::target_form::asterisk
+                                 : exchange::target_form::origin;
+  h.version_major = 2;
+  h.version_minor = 0;
+  h.is_head = h.method == "HEAD";
+  h.content_length = body_ends ? 0 : -1;
+  // The Host field is :authority's when the client sent none.
+  if (!s.has_host && !h.authority.empty()) fields.push_back({"host", h.authority});
+  for (size_t i = 0; i < s.spans.size(); ++i) {
+    std::string_view name = view(static_cast<int>(i), false);
+    if (name.empty() || name[0] == ':') continue;
+    std::string_view value = view(static_cast<int>(i), true);
+    if (name == "content-length" && !body_ends) {
+      uint64_t length = 0;
+      if (util::parse_decimal(value, length)) h.content_length = static_cast<int64_t>(length);
+    }
+    fields.push_back({name, value});
+  }
+  h.fields = fields.data();
+  h.field_count = fields.size();
+  exchange::exchange* x = context_.host.new_exchange();
+  x->reset_for(h, s.head_bytes.data(), s.head_bytes.size(), session_.peer(), context_.response_wire,
+               peer_trusted_ ? &context_.http.proxy : nullptr);
+  x->sink = this;
+  x->stream_id = s.id;
+  s.x = x;
+  s.head_bytes = std::string();
+  s.spans = std::vector<stream::span>();
+  if (context_.timing) {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    x->started_ns = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+  }
+  if (body_ends) {
+    s.body_ended = true;
+    x->deliver_body_end();
+  }
+  if (s.too_large) {
+    log::write(log::level::info, "rejected a request from %s: header list over the size limit (431), HTTP/2 stream %d",
+               session_.peer_for_log(), s.id);
+    x->set_direct(true);
+    x->answer(431, "text/plain; charset=utf-8", exchange::status_reason(431));
+    s.dispatched = true;
+    s.app_done = true;
+    take_output(s);
+    return;
+  }
+  ready_.push_back(s.id);
+}
+
+// After a read: the streams whose heads came in it go to the app, unless
+// the client reset them meanwhile (in the same read: they never reach it).
+void protocol::dispatch_ready() {
+  if (ready_.empty()) return;
+  std::vector<int32_t> ids;
+  ids.swap(ready_);
+  for (int32_t id : ids) {
+    stream* s = find(id);
+    if (s == nullptr || s->reset || s->dispatched || s->x == nullptr || session_.closed()) continue;
+    s->dispatched = true;
+    if (answer_locally(*s)) continue;
+    context_.host.submit(s->x);
+  }
+}
+
+// The health path, a static file, or a 503 while draining with the
+// listeners open: answered here, on this thread, as HTTP/1 does.
+bool protocol::answer_locally(stream& s) {
+  bool draining = context_.draining.load(std::memory_order_relaxed);
+  bool refusing = draining && context_.refusing != nullptr && *context_.refusing;
+  if (context_.local == nullptr && !refusing) return false;
+  exchange::exchange* x = s.x;
+  x->set_direct(true);
+  if (context_.local == nullptr || !context_.local->try_answer(*x, draining)) {
+    if (!refusing) {
+      x->set_direct(false);
+      return false;
+    }
+    local::local_routes::refuse_draining(*x);
+  }
+  s.app_done = true;
+  take_output(s);
+  context_.host.request_done(x);
+  return true;
+}
+
+// --- output ------------------------------------------------------------------
+
+void protocol::on_exchange_news(exchange::exchange* x) {
+  if (session_.closed() || h2_ == nullptr) return;
+  stream* s = find(x->stream_id);
+  if (s == nullptr || s->x != x) return;
+  x->take_flush_request();
+  x->take_continue_request();  // no 100 Continue over HTTP/2: the body may come at once
+  give_back_window(*s);
+  take_output(*s);
+  if (!in_receive_) send();
+  session_.update();
+}
+
+void protocol::on_app_done(exchange::exchange* x) {
+  if (session_.closed() || h2_ == nullptr) return;
+  stream* s = find(x->stream_id);
+  if (s == nullptr || s->x != x) return;
+  s->app_done = true;
+  take_output(*s);
+  context_.host.request_done(x);
+  if (!in_receive_) send();
+  session_.update();
+}
+
+// The app consumed body bytes: as many go back to the client's window.
+void protocol::give_back_window(stream& s) {
+  if (s.x == nullptr || s.reset) return;
+  uint64_t buffered = s.x->body_buffered();
+  uint64_t consumed = s.delivered > buffered ? s.delivered - buffered : 0;
+  if (consumed > s.given_back) {
+    nghttp2_session_consume_stream(h2_, s.id, consumed - s.given_back);
+    s.given_back = consumed;
+  }
+}
+
+// Moves the exchange's output to the stream; submits the response's
+// HEADERS once its head record is whole, and wakes a deferred DATA.
+void protocol::take_output(stream& s) {
+  if (s.x == nullptr) return;
+  s.x->take_output(s.pending);
+  if (s.reset) {
+    s.pending.clear();
+    s.x->set_backlog(0);
+    return;
+  }
+  if (!s.head_sent) {
+    // The head record is at the front, whole (the app side writes it in one go).
+    if (s.pending.buffered_bytes() < 4) return;
+    char prefix[4];
+    copy_sink take_prefix(prefix, 4);
+    s.pending.flush(take_prefix);
+    std::string record(prefix, 4);
+    record.resize(record_length(prefix));
+    copy_sink rest(record.data() + 4, record.size() - 4);
+    s.pending.flush(rest);
+    head_record head;
+    if (rest.filled() != record.size() - 4 || !read_record(record, head)) {
+      log::write(log::level::error, "HTTP/2 stream %d: the response head could not be read back", s.id);
+      s.reset = true;
+      nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s.id, NGHTTP2_INTERNAL_ERROR);
+      return;
+    }
+    std::vector<nghttp2_nv> nva;
+    nva.reserve(head.fields.size() + 1);
+    char status[4];
+    std::snprintf(status, sizeof status, "%03d", head.status);
+    nva.push_back({reinterpret_cast<uint8_t*>(const_cast<char*>(":status")), reinterpret_cast<uint8_t*>(status), 7, 3,
+                   NGHTTP2_NV_FLAG_NONE});
+    for (const head_record::field& f : head.fields) {
+      nva.push_back({reinterpret_cast<uint8_t*>(const_cast<char*>(f.name.data())),
+                     reinterpret_cast<uint8_t*>(const_cast<char*>(f.value.data())), f.name.size(), f.value.size(),
+                     NGHTTP2_NV_FLAG_NONE});
+    }
+    nghttp2_data_provider body{};
+    body.read_callback = callbacks::read_body;
+    s.head_sent = true;
+    nghttp2_submit_response(h2_, s.id, nva.data(), nva.size(), head.no_body ? nullptr : &body);
+    if (head.no_body) s.pending.clear();
+  } else if (s.deferred) {
+    s.deferred = false;
+    nghttp2_session_resume_data(h2_, s.id);
+  }
+  s.x->set_backlog(s.pending.buffered_bytes());
+  if (!s.pending.empty() && stall_check_ms_ == INT64_MAX) stall_check_ms_ = session_.now_ms() + 1000;
+}
+
+// nghttp2 asks for a DATA frame's payload.
+ssize_t protocol::read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t* flags) {
+  stream* s = find(id);
+  if (s == nullptr || s->x == nullptr) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+  if (s->reset) return NGHTTP2_ERR_DEFERRED;
+  copy_sink into(reinterpret_cast<char*>(buffer), length);
+  if (!s->pending.empty()) {
+    if (s->pending.flush(into) == net::output_queue::flush_result::failed) {
+      return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+    }
+  }
+  s->x->set_backlog(s->pending.buffered_bytes());
+  if (s->pending.empty() && s->app_done) {
+    if (s->x->close_after()) {
+      // The app failed after its head went out (or sent less than its
+      // Content-Length): the client must see the response incomplete.
+      nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, id, NGHTTP2_INTERNAL_ERROR);
+      s->reset = true;
+      return into.filled() > 0 ? static_cast<ssize_t>(into.filled()) : NGHTTP2_ERR_DEFERRED;
+    }
+    *flags |= NGHTTP2_DATA_FLAG_EOF;
+    return static_cast<ssize_t>(into.filled());
+  }
+  if (into.filled() == 0) {
+    s->deferred = true;
+    return NGHTTP2_ERR_DEFERRED;
+  }
+  return static_cast<ssize_t>(into.filled());
+}
+
+// Frames what nghttp2 has to send into the session's output, while that
+// holds less than the high-water mark, and writes it.
+void protocol::send() {
+  if (in_send_ || h2_ == nullptr || session_.closed()) return;
+  in_send_ = true;
+  net::output_queue& out = session_.output();
+  while (out.buffered_bytes() < context_.config.output_high_water) {
+    const uint8_t* data = nullptr;
+    ssize_t n = nghttp2_session_mem_send(h2_, &data);
+    if (n < 0) {
+      log::write(log::level::info, "HTTP/2 connection from %s: %s", session_.peer_for_log(),
+                 nghttp2_strerror(static_cast<int>(n)));
+      closing_ = true;
+      break;
+    }
+    if (n == 0) break;
+    out.bytes().append(reinterpret_cast<const char*>(data), static_cast<size_t>(n));
+  }
+  in_send_ = false;
+  if (!session_.flush()) return;
+  finish_if_done();
+}
+
+// The connection ends once nghttp2 wants neither to read nor to write
+// (after a GOAWAY, or an error), or a drain has no stream left.
+void protocol::finish_if_done() {
+  if (session_.closed() || session_.lingering() || session_.write_blocked()) return;
+  bool done = closing_ || (nghttp2_session_want_read(h2_) == 0 && nghttp2_session_want_write(h2_) == 0) ||
+              (draining_ && stream_count_ == 0) || (session_.eof() && stream_count_ == 0);
+  if (done && nghttp2_session_want_write(h2_) == 0) session_.start_lingering();
+}
+
+void protocol::on_writable() {
+  session_.flush();
+  send();
+}
+
+// --- streams end ---------------------------------------------------------------
+
+int protocol::stream_closed(int32_t id, uint32_t error_code) {
+  stream* s = find(id);
+  if (s == nullptr) return 0;
+  (void)error_code;
+  nghttp2_session_set_stream_user_data(h2_, id, nullptr);
+  free_stream(s);
+  if (stream_count_ == 0) idle_since_ms_ = session_.now_ms();
+  return 0;
+}
+
+void protocol::free_stream(stream* s) {
+  if (exchange::exchange* x = s->x) {
+    s->x = nullptr;
+    x->sink = nullptr;
+    if (!s->app_done) x->cancel();  // the client reset it, or the connection went
+    x->release();
+  }
+  if (s->prev != nullptr) s->prev->next = s->next;
+  else streams_ = s->next;
+  if (s->next != nullptr) s->next->prev = s->prev;
+  --stream_count_;
+  delete s;
+}
+
+protocol::stream* protocol::find(int32_t id) const {
+  if (h2_ == nullptr) return nullptr;
+  return static_cast<stream*>(nghttp2_session_get_stream_user_data(h2_, id));
+}
+
+// --- time ------------------------------------------------------------------------
+
+session::protocol::plan protocol::current_plan() const {
+  plan p;
+  p.read = h2_ != nullptr && !closing_ && nghttp2_session_want_read(h2_) != 0 &&
+           session_.output().buffered_bytes() < context_.config.output_high_water;
+  if (stream_count_ == 0) {
+    int timeout = served_any_ ? context_.http.keep_alive_timeout_ms : context_.http.header_read_timeout_ms;
+    p.deadline = idle_since_ms_ + timeout;
+  }
+  if (stall_check_ms_ < p.deadline) p.deadline = stall_check_ms_;
+  return p;
+}
+
+void protocol::on_deadline() {
+  int64_t now = session_.now_ms();
+  if (stall_check_ms_ <= now) check_stalls();
+  if (stream_count_ == 0 && now >= current_plan().deadline) {
+    // Idle past the keep-alive timeout (or the header timeout before any request).
+    nghttp2_submit_goaway(h2_, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(h2_), NGHTTP2_NO_ERROR,
+                          nullptr, 0);
+    closing_ = true;
+  }
+  send();
+}
+
+// A stream with output that the client's window keeps from going out: reset
+// once it has waited the write timeout (the client is not reading it).
+void protocol::check_stalls() {
+  int64_t now = session_.now_ms();
+  stall_check_ms_ = INT64_MAX;
+  bool connection_blocked = nghttp2_session_get_remote_window_size(h2_) <= 0;
+  for (stream* s = streams_; s != nullptr;) {
+    stream* next = s->next;
+    bool waiting = s->head_sent && !s->reset && (!s->pending.empty() || !s->app_done);
+    bool blocked = waiting && !s->pending.empty() &&
+                   (connection_blocked || nghttp2_session_get_stream_remote_window_size(h2_, s->id) <= 0);
+    if (!blocked) {
+      s->stalled_since_ms = 0;
+    } else if (s->stalled_since_ms == 0) {
+      s->stalled_since_ms = now;
+    } else if (now - s->stalled_since_ms >= context_.write_timeout_ms) {
+      log::write(log::level::info, "resetting HTTP/2 stream %d from %s: its window stayed shut (write timeout)",
+                 s->id, session_.peer_for_log());
+      s->reset = true;
+      nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_CANCEL);
+    }
+    if (waiting) stall_check_ms_ = now + 1000;
+    s = next;
+  }
+}
+
+void protocol::drain() {
+  if (draining_ || h2_ == nullptr) return;
+  draining_ = true;
+  nghttp2_submit_goaway(h2_, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(h2_), NGHTTP2_NO_ERROR,
+                        nullptr, 0);
+  send();
+}
+
+void protocol::on_close() {
+  if (h2_ == nullptr) return;
+  nghttp2_session* h = h2_;
+  // Streams first (their exchanges are cancelled), then nghttp2's session:
+  // its own teardown calls no callback of ours once h2_ is null.
+  while (streams_ != nullptr) free_stream(streams_);
+  h2_ = nullptr;
+  nghttp2_session_del(h);
+}
+
+size_t protocol::release_idle_memory() { return 0; }
+
+}  // namespace baton::http2

@@ -1,0 +1,145 @@
+// HTTP/2 on a session, with nghttp2 doing the framing, HPACK and the
+// protocol's rules. Each stream is an exchange: its HEADERS become the
+// exchange's request head, its DATA the exchange's body, and the exchange's
+// output (the head record http2::wire wrote, then the body) becomes the
+// stream's HEADERS and DATA. Streams of one connection run concurrently
+// (the pool's threads for WSGI, tasks for ASGI).
+//
+// Flow control. The connection's receive window is given back as DATA
+// arrives; a stream's only as its app consumes the body, so the stream's
+// window is its exchange's body window: a slow app holds back its own
+// stream, never the connection. Going out, DATA is framed from a stream's
+// output only while the session's own output is under a high-water mark,
+// so a client that does not read costs bounded memory; a stream whose
+// window the client keeps at zero is reset after the write timeout.
+//
+// The attack classes (each has a test that sends it): rapid reset
+// (nghttp2's reset rate limit ends the connection, and a stream reset in
+// the same read as its HEADERS never reaches the app, as streams are
+// dispatched after each read), CONTINUATION floods (nghttp2 bounds their
+// count; the header list size bounds their bytes), HPACK bombs (the
+// decoded list is counted as it is decoded and the stream refused with 431
+// past the limit), floods of PING, SETTINGS, PRIORITY, WINDOW_UPDATE and
+// empty DATA frames (a token bucket; past it GOAWAY ENHANCE_YOUR_CALM),
+// and a client that stops reading (the session's write timeout).
+//
+// States: a connection is open while it reads frames; a drain sends GOAWAY
+// with the last stream taken, finishes the streams below it, then closes.
+// With no stream open it closes after the keep-alive timeout (the header
+// timeout before its first request).
+#pragma once
+
+#include <nghttp2/nghttp2.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/exchange/exchange.h"
+#include "core/http1/protocol.h"
+#include "core/http2/wire.h"
+#include "core/session/session.h"
+
+namespace baton::local {
+class local_routes;
+}
+
+namespace baton::http2 {
+
+struct settings {
+  uint32_t max_concurrent_streams = 100;
+  uint32_t max_header_list_size = 32768;       // decoded bytes (RFC 9113 6.5.2's measure); past it, 431
+  uint32_t initial_window_size = 256 * 1024;   // a stream's receive window: request body bytes ahead of its app
+  size_t output_high_water = 256 * 1024;       // framed output the session may hold before framing more
+  // Frames that make work without being requests (PING, SETTINGS,
+  // PRIORITY, WINDOW_UPDATE, empty DATA): a bucket of this many, refilled
+  // at this rate per second.
+  uint32_t control_frame_burst = 1000;
+  uint32_t control_frames_per_second = 200;
+  // Streams a client may reset: nghttp2's bucket, as above.
+  uint32_t reset_burst = 200;
+  uint32_t resets_per_second = 100;
+};
+
+struct context {
+  const settings& config;
+  const http1::settings& http;  // timeouts, request limits, exchange settings, proxy
+  http1::exchange_host& host;
+  std::atomic<bool>& draining;
+  const http2::wire& response_wire;
+  const local::local_routes* local = nullptr;
+  const bool* refusing = nullptr;
+  bool timing = false;
+  int write_timeout_ms = 30000;
+};
+
+class protocol final : public session::protocol, public exchange::exchange_sink {
+ public:
+  protocol(context& ctx, session::session& s);
+  ~protocol() override;
+  protocol(const protocol&) = delete;
+  protocol& operator=(const protocol&) = delete;
+
+  // session::protocol
+  void start() override;
+  void on_readable() override;
+  void on_writable() override;
+  void on_deadline() override;
+  plan current_plan() const override;
+  void drain() override;
+  void on_close() override;
+  size_t release_idle_memory() override;
+
+  // exchange::exchange_sink
+  void on_exchange_news(exchange::exchange* x) override;
+  void on_app_done(exchange::exchange* x) override;
+
+  // Streams open now (tests and probes).
+  size_t open_streams() const { return stream_count_; }
+
+ private:
+  struct stream;
+  friend struct callbacks;
+
+  // nghttp2's callbacks, as members.
+  int begin_headers(const nghttp2_frame* frame);
+  int header(const nghttp2_frame* frame, std::string_view name, std::string_view value);
+  int frame_received(const nghttp2_frame* frame);
+  int data_chunk(int32_t id, const uint8_t* data, size_t length);
+  int stream_closed(int32_t id, uint32_t error_code);
+  ssize_t read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t* flags);
+
+  stream* find(int32_t id) const;
+  void start_stream(stream& s, bool body_ends);
+  void dispatch_ready();
+  bool answer_locally(stream& s);
+  void take_output(stream& s);
+  void give_back_window(stream& s);
+  void send();
+  void finish_if_done();
+  bool count_control_frame();
+  void check_stalls();
+  void free_stream(stream* s);
+
+  context& context_;
+  session::session& session_;
+  nghttp2_session* h2_ = nullptr;
+  stream* streams_ = nullptr;  // every stream object, linked
+  size_t stream_count_ = 0;
+  std::vector<int32_t> ready_;  // streams whose head is complete, dispatched after the read
+  bool peer_trusted_ = false;
+  bool draining_ = false;
+  bool closing_ = false;  // nghttp2 is done or failed: what is queued goes out, then the session ends
+  bool in_send_ = false;
+  bool in_receive_ = false;
+  int64_t idle_since_ms_ = 0;
+  bool served_any_ = false;
+  int64_t stall_check_ms_ = INT64_MAX;
+  // The control-frame bucket.
+  double tokens_ = 0;
+  int64_t tokens_at_ms_ = 0;
+};
+
+}  // namespace baton::http2
