@@ -25,8 +25,8 @@ from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
 from tests.integration.server import ROOT, Server, read_response
 from tests.integration.tls import KEY_PASSWORD, TlsConnection, client_context
 
-WSGI = "tests.integration.apps.tls_apps:wsgi"
-ASGI = "tests.integration.apps.tls_apps:asgi"
+WSGI = "tests.integration.apps.wire_apps:wsgi"
+ASGI = "tests.integration.apps.wire_apps:asgi"
 # IANA numbers of the suites Python's client names.
 SUITES = {"TLS_AES_256_GCM_SHA384": 0x1302, "TLS_AES_128_GCM_SHA256": 0x1301,
           "TLS_CHACHA20_POLY1305_SHA256": 0x1303, "ECDHE-RSA-AES128-GCM-SHA256": 0xC02F,

@@ -93,6 +93,9 @@ struct protocol::stream {
 
 struct callbacks {
   static protocol& self(void* user) { return *static_cast<protocol*>(user); }
+  static int begin_frame(nghttp2_session*, const nghttp2_frame_hd* hd, void* user) {
+    return self(user).begin_frame(*hd);
+  }
   static int begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user) {
     return self(user).begin_headers(frame);
   }
@@ -123,6 +126,7 @@ struct shared_setup {
   nghttp2_session_callbacks* calls = nullptr;
   shared_setup() {
     nghttp2_session_callbacks_new(&calls);
+    nghttp2_session_callbacks_set_on_begin_frame_callback(calls, callbacks::begin_frame);
     nghttp2_session_callbacks_set_on_begin_headers_callback(calls, callbacks::begin_headers);
     nghttp2_session_callbacks_set_on_header_callback(calls, callbacks::header);
     nghttp2_session_callbacks_set_on_frame_recv_callback(calls, callbacks::frame_received);
@@ -219,6 +223,31 @@ void protocol::on_readable() {
   }
   if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
   session_.close_now();
+}
+
+// RFC 9113 5.1.1: a new stream's id is above every one the client opened.
+// nghttp2 ignores HEADERS on a lower id (they may be trailers for a stream
+// it reset), but an id the client skipped was never opened: that is the
+// client's error, and the connection's end. Skipped ids are kept as a few
+// ranges (a client that skips often loses only the check).
+int protocol::begin_frame(const nghttp2_frame_hd& hd) {
+  if (hd.type != NGHTTP2_HEADERS || (hd.stream_id & 1) == 0) return 0;
+  int32_t id = hd.stream_id;
+  if (id > highest_stream_id_) {
+    if (id > highest_stream_id_ + 2 && skipped_.size() < 16) skipped_.push_back({highest_stream_id_ + 2, id - 2});
+    highest_stream_id_ = id;
+    return 0;
+  }
+  for (const auto& [low, high] : skipped_) {
+    if (id >= low && id <= high && !closing_) {
+      log::write(log::level::info, "HTTP/2 connection from %s opened stream %d after %d; closing it",
+                 session_.peer_for_log(), id, highest_stream_id_);
+      nghttp2_session_terminate_session(h2_, NGHTTP2_PROTOCOL_ERROR);
+      closing_ = true;
+      break;
+    }
+  }
+  return 0;
 }
 
 int protocol::begin_headers(const nghttp2_frame* frame) {
@@ -447,7 +476,7 @@ void protocol::on_exchange_news(exchange::exchange* x) {
   x->take_continue_request();  // no 100 Continue over HTTP/2: the body may come at once
   give_back_window(*s);
   take_output(*s);
-  if (!in_receive_) send();
+  send_due_ = true;
   session_.update();
 }
 
@@ -458,7 +487,7 @@ void protocol::on_app_done(exchange::exchange* x) {
   s->app_done = true;
   take_output(*s);
   context_.host.request_done(x);
-  if (!in_receive_) send();
+  send_due_ = true;
   session_.update();
 }
 
@@ -557,7 +586,8 @@ ssize_t protocol::read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t
 // Frames what nghttp2 has to send into the session's output, while that
 // holds less than the high-water mark, and writes it.
 void protocol::send() {
-  if (in_send_ || h2_ == nullptr || session_.closed()) return;
+  if (in_send_ || in_receive_ || h2_ == nullptr || session_.closed()) return;
+  send_due_ = false;
   in_send_ = true;
   net::output_queue& out = session_.output();
   while (out.buffered_bytes() < context_.config.output_high_water) {
@@ -633,10 +663,14 @@ session::protocol::plan protocol::current_plan() const {
     p.deadline = idle_since_ms_ + timeout;
   }
   if (stall_check_ms_ < p.deadline) p.deadline = stall_check_ms_;
+  // News from the apps is framed once per pass, after the loop's inbox: a
+  // body and its end then go out in one DATA frame.
+  if (send_due_) p.deadline = session_.now_ms();
   return p;
 }
 
 void protocol::on_deadline() {
+  send_due_ = false;
   int64_t now = session_.now_ms();
   if (stall_check_ms_ <= now) check_stalls();
   if (stream_count_ == 0 && now >= current_plan().deadline) {

@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/exchange/exchange.h"
@@ -52,7 +53,7 @@ struct settings {
   uint32_t max_concurrent_streams = 100;
   uint32_t max_header_list_size = 32768;       // decoded bytes (RFC 9113 6.5.2's measure); past it, 431
   uint32_t initial_window_size = 256 * 1024;   // a stream's receive window: request body bytes ahead of its app
-  size_t output_high_water = 256 * 1024;       // framed output the session may hold before framing more
+  size_t output_high_water = size_t{256} * 1024;       // framed output the session may hold before framing more
   // Frames that make work without being requests (PING, SETTINGS,
   // PRIORITY, WINDOW_UPDATE, empty DATA): a bucket of this many, refilled
   // at this rate per second.
@@ -104,6 +105,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   friend struct callbacks;
 
   // nghttp2's callbacks, as members.
+  int begin_frame(const nghttp2_frame_hd& hd);
   int begin_headers(const nghttp2_frame* frame);
   int header(const nghttp2_frame* frame, std::string_view name, std::string_view value);
   int frame_received(const nghttp2_frame* frame);
@@ -128,12 +130,15 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   nghttp2_session* h2_ = nullptr;
   stream* streams_ = nullptr;  // every stream object, linked
   size_t stream_count_ = 0;
-  std::vector<int32_t> ready_;  // streams whose head is complete, dispatched after the read
+  std::vector<int32_t> ready_;
+  int32_t highest_stream_id_ = -1;  // the highest the client opened (-1: none; +2 is then 1)
+  std::vector<std::pair<int32_t, int32_t>> skipped_;  // ids the client jumped over  // streams whose head is complete, dispatched after the read
   bool peer_trusted_ = false;
   bool draining_ = false;
   bool closing_ = false;  // nghttp2 is done or failed: what is queued goes out, then the session ends
   bool in_send_ = false;
   bool in_receive_ = false;
+  bool send_due_ = false;  // news came: frame and send on this pass's timers
   int64_t idle_since_ms_ = 0;
   bool served_any_ = false;
   int64_t stall_check_ms_ = INT64_MAX;

@@ -1,11 +1,28 @@
-"""Apps for the TLS tests: what a request over TLS looks like from inside
-(WSGI's url_scheme, ASGI's scheme and tls extension), bodies both ways, a
-reader slow enough to fill the body window, and a file."""
+"""Apps for the TLS and HTTP/2 tests: what a request looks like from inside
+(WSGI's url_scheme and SERVER_PROTOCOL, ASGI's scheme, http_version and tls
+extension), bodies both ways, a reader slow enough to fill the body window,
+slow and large answers, trailers, and a file. Every call is recorded (one
+line, its path) in BATON_TEST_RECORD when that is set, so a test can tell
+what reached the app."""
 
+import asyncio
 import json
 import os
 import tempfile
 import time
+from urllib.parse import parse_qs
+
+RECORD = os.environ.get("BATON_TEST_RECORD")
+
+
+def record(path):
+    if RECORD:
+        with open(RECORD, "a") as f:
+            f.write(path + "\n")
+
+
+def query(qs):
+    return {k: v[0] for k, v in parse_qs(qs).items()}
 
 FILE_PATH = os.path.join(tempfile.gettempdir(), f"baton-tls-file-{os.getpid()}.bin")
 FILE_BYTES = os.urandom(1 << 20) + b"the end"
@@ -15,6 +32,16 @@ with open(FILE_PATH, "wb") as f:
 
 def wsgi(environ, start_response):
     path = environ["PATH_INFO"]
+    q = query(environ.get("QUERY_STRING", ""))
+    record(path)
+    if path == "/slow":
+        time.sleep(float(q.get("ms", "100")) / 1000)
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"slow done"]
+    if path == "/big":
+        n = int(q.get("n", "1000000"))
+        start_response("200 OK", [("Content-Type", "application/octet-stream"), ("Content-Length", str(n))])
+        return [bytes(i % 251 for i in range(n))]
     if path == "/info":
         body = json.dumps({"scheme": environ["wsgi.url_scheme"], "port": environ["SERVER_PORT"],
                            "protocol": environ["SERVER_PROTOCOL"]}).encode()
@@ -53,8 +80,29 @@ async def asgi(scope, receive, send):
         await send({"type": "lifespan.shutdown.complete"})
         return
     path = scope["path"]
-    if path == "/info":
-        body = json.dumps({"scheme": scope["scheme"], "tls": _tls_summary(scope)}).encode()
+    q = query(scope["query_string"].decode())
+    record(path)
+    if path == "/slow":
+        await asyncio.sleep(float(q.get("ms", "100")) / 1000)
+        body = b"slow done"
+    elif path == "/big":
+        n = int(q.get("n", "1000000"))
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"application/octet-stream")]})
+        data = bytes(i % 251 for i in range(n))
+        for i in range(0, n, 65536):
+            await send({"type": "http.response.body", "body": data[i:i + 65536], "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+        return
+    elif path == "/trailers":
+        await send({"type": "http.response.start", "status": 200, "trailers": True,
+                    "headers": [(b"content-type", b"text/plain")]})
+        await send({"type": "http.response.body", "body": b"with trailers", "more_body": False})
+        await send({"type": "http.response.trailers", "headers": [(b"x-checksum", b"abc123")], "more_trailers": False})
+        return
+    elif path == "/info":
+        body = json.dumps({"scheme": scope["scheme"], "tls": _tls_summary(scope),
+                           "http_version": scope["http_version"]}).encode()
     elif path == "/echo":
         # Streams the body back as it comes.
         await send({"type": "http.response.start", "status": 200,
@@ -68,6 +116,6 @@ async def asgi(scope, receive, send):
         return
     else:
         body = b"not here"
-    await send({"type": "http.response.start", "status": 200 if path == "/info" else 404,
+    await send({"type": "http.response.start", "status": 404 if body == b"not here" else 200,
                 "headers": [(b"content-type", b"application/json")]})
     await send({"type": "http.response.body", "body": body})

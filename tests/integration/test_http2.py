@@ -1,0 +1,79 @@
+"""HTTP/2 over real sockets, with real clients: curl with prior knowledge
+(h2c) and over TLS (ALPN h2), httpx with h2, and tests/integration/h2client.py
+(on the h2 library) for many streams on one connection. The h2spec results
+are in tests/conformance/h2spec/."""
+
+import hashlib
+import json
+import subprocess
+
+import httpx
+import pytest
+
+from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
+from tests.integration.h2client import H2Client
+from tests.integration.server import Server
+
+WSGI = "tests.integration.apps.wire_apps:wsgi"
+ASGI = "tests.integration.apps.wire_apps:asgi"
+SERVED = {"pool-4": (SHAPES["pool-4"], WSGI), "inline": (SHAPES["inline"], WSGI),
+          "pump": (ASGI_SHAPES["pump-uvloop"], ASGI), "inverted": (ASGI_SHAPES["inverted-uvloop"], ASGI)}
+
+
+@pytest.fixture(params=list(SERVED))
+def served(request, tls_certificates):
+    args, app = SERVED[request.param]
+    server = Server(["--port", "0", *args, *tls_args(tls_certificates), "--max-body-size", "0", app]).start()
+    server.app = app
+    yield server
+    server.stop()
+
+
+def test_curl_speaks_h2c_with_prior_knowledge():
+    server = Server(["--port", "0", WSGI]).start()
+    try:
+        out = subprocess.run(["curl", "-sS", "--http2-prior-knowledge", "-w", "\n%{http_version}",
+                              f"http://127.0.0.1:{server.port}/info"], capture_output=True, text=True, timeout=20)
+        body, _, version = out.stdout.rpartition("\n")
+        assert version == "2", out.stderr
+        assert json.loads(body)["protocol"] == "HTTP/2.0"
+    finally:
+        server.stop()
+
+
+def test_every_shape_over_h2_with_large_bodies_both_ways(served, tls_certificates):
+    body = bytes(range(256)) * 12288  # 3 MiB
+    with httpx.Client(http2=True, verify=str(tls_certificates.ca), timeout=30) as client:
+        info = client.get(f"https://localhost:{served.port}/info")
+        assert info.http_version == "HTTP/2"
+        seen = info.json()
+        assert seen["scheme"] == "https"
+        assert seen.get("protocol", seen.get("http_version")) in ("HTTP/2.0", "2")
+        echoed = client.post(f"https://localhost:{served.port}/echo", content=body)
+        assert echoed.http_version == "HTTP/2" and echoed.status_code == 200
+        assert hashlib.sha256(echoed.content).digest() == hashlib.sha256(body).digest()
+        big = client.get(f"https://localhost:{served.port}/big?n=2000000")
+        assert big.content == bytes(i % 251 for i in range(2000000))
+
+
+def test_many_streams_at_once_on_one_connection_each_get_their_own_answer(served):
+    client = H2Client(served, tls=True)
+    sids = {client.request(f"/echo?{i}", method="POST", body=f"stream {i} ".encode() * (i + 1)): i
+            for i in range(60)}
+    assert client.wait(lambda: all(client.finished(s) for s in sids), 30)
+    for sid, i in sids.items():
+        r = client.responses[sid]
+        assert r.status == 200 and bytes(r.data) == f"stream {i} ".encode() * (i + 1)
+    client.close()
+
+
+def test_a_slow_stream_does_not_hold_back_a_fast_one(served):
+    if "--blocking-threads" in served.args and served.args[served.args.index("--blocking-threads") + 1] == "0":
+        pytest.skip("the inline shape runs one app call at a time on the loop thread (README: Limits)")
+    client = H2Client(served, tls=True)
+    slow = client.request("/slow?ms=1500")
+    fast = client.request("/info")
+    assert client.wait(lambda: client.finished(fast), 1.0), "the fast stream waited for the slow one"
+    assert not client.finished(slow)
+    assert client.wait(lambda: client.finished(slow), 5)
+    client.close()
