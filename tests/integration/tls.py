@@ -9,9 +9,11 @@ do (its shutdown() drops the TLS layer).
 
 from __future__ import annotations
 
+import select
 import socket
 import ssl
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,6 +78,37 @@ def client_context(ca: Path | None = None, cert: Path | None = None, key: Path |
     if alpn:
         context.set_alpn_protocols(alpn)
     return context
+
+
+def settled_tls_socket(host: str, port: int, context: ssl.SSLContext | None = None,
+                       timeout: float = 10.0) -> ssl.SSLSocket:
+    """A connected ssl.SSLSocket, handshake done and, over TLS 1.3, the server's session
+    ticket already read, for clients that read and write one SSLSocket from two threads.
+
+    websockets' sync client does: a thread waits in recv() while another sends. Python's
+    SSLSocket is not safe for that (CPython issue 76714), and the ticket a TLS 1.3 server
+    sends after the handshake is read by the one thread exactly while the other writes the
+    opening request: about one opening in a thousand then never leaves the client (its
+    socket's bytes_sent stops at the handshake's), and the client waits for a 101 to a
+    request it never sent. Reading the ticket here, before there is a second thread,
+    closes that window. (TLS 1.2 has no such message: its tickets are in the handshake.)"""
+    raw = socket.create_connection((host, port), timeout=timeout)
+    tls = (context or client_context()).wrap_socket(raw, server_hostname=host)
+    if tls.version() == "TLSv1.3":
+        deadline = time.monotonic() + timeout
+        tls.setblocking(False)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([tls], [], [], left)[0]:
+                raise TimeoutError("no session ticket from the TLS 1.3 server")
+            try:
+                tls.recv(1)  # processes the ticket; there is no data before the request
+            except ssl.SSLWantReadError:
+                break
+            raise AssertionError("the server sent data before the client's request")
+        tls.setblocking(True)
+    tls.settimeout(None)
+    return tls
 
 
 class TlsConnection:
