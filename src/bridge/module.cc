@@ -104,6 +104,9 @@ std::string run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::ve
     server::thread_pool pool(*wsgi, hooks, static_cast<int>(blocking_threads),
                              keyword_flag(kwargs, "pool_fallback_inline", false) ? &fallback : nullptr);
     s.set_dispatcher(&pool);
+    // One HTTP/2 connection's streams take at most half the pool: the rest
+    // of it keeps serving everyone else.
+    s.limit_streams_in_app(static_cast<uint32_t>(blocking_threads > 1 ? blocking_threads / 2 : 1));
     pool.start();
     failure = keyword_flag(kwargs, "loop_attached", false) ? run_attached(s, release) : run_detached(s);
     Py_BEGIN_ALLOW_THREADS

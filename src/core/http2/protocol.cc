@@ -79,6 +79,7 @@ struct protocol::stream {
   bool headers_done = false;
   bool body_ended = false;
   bool dispatched = false;
+  bool in_app = false;  // counted in in_app_
   bool app_done = false;
   bool head_sent = false;     // the response's HEADERS are submitted
   bool deferred = false;      // nghttp2 waits for resume_data
@@ -431,8 +432,17 @@ void protocol::start_stream(stream& s, bool body_ends) {
 }
 
 // After a read: the streams whose heads came in it go to the app, unless
-// the client reset them meanwhile (in the same read: they never reach it).
+// the client reset them meanwhile (in the same read: they never reach it)
+// or the connection is ending.
 void protocol::dispatch_ready() {
+  if (closing_) {
+    // The read that brought them ended the connection (a flood, a protocol
+    // error): the attack's streams never reach the app.
+    ready_.clear();
+    held_.clear();
+    return;
+  }
+  start_held();  // slots freed by streams the client reset
   if (ready_.empty()) return;
   std::vector<int32_t> ids;
   ids.swap(ready_);
@@ -441,7 +451,26 @@ void protocol::dispatch_ready() {
     if (s == nullptr || s->reset || s->dispatched || s->x == nullptr || session_.closed()) continue;
     s->dispatched = true;
     if (answer_locally(*s)) continue;
-    context_.host.submit(s->x);
+    if (at_app_limit() || !held_.empty()) {
+      held_.push_back(id);
+      continue;
+    }
+    start_app(*s);
+  }
+}
+
+void protocol::start_app(stream& s) {
+  s.in_app = true;
+  ++in_app_;
+  context_.host.submit(s.x);
+}
+
+// Held streams start, oldest first, as this connection's others finish.
+void protocol::start_held() {
+  while (!held_.empty() && !at_app_limit() && !closing_ && !session_.closed()) {
+    stream* s = find(held_.front());
+    held_.pop_front();
+    if (s != nullptr && !s->reset && s->x != nullptr) start_app(*s);
   }
 }
 
@@ -485,8 +514,13 @@ void protocol::on_app_done(exchange::exchange* x) {
   stream* s = find(x->stream_id);
   if (s == nullptr || s->x != x) return;
   s->app_done = true;
+  if (s->in_app) {
+    s->in_app = false;
+    --in_app_;
+  }
   take_output(*s);
   context_.host.request_done(x);
+  start_held();
   send_due_ = true;
   session_.update();
 }
@@ -634,6 +668,7 @@ int protocol::stream_closed(int32_t id, uint32_t error_code) {
 }
 
 void protocol::free_stream(stream* s) {
+  if (s->in_app) --in_app_;  // the held ones start after this read (dispatch_ready)
   if (exchange::exchange* x = s->x) {
     s->x = nullptr;
     x->sink = nullptr;

@@ -33,6 +33,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <utility>
@@ -62,6 +63,11 @@ struct settings {
   // Streams a client may reset: nghttp2's bucket, as above.
   uint32_t reset_burst = 200;
   uint32_t resets_per_second = 100;
+  // Streams of one connection inside the app at once (0: no limit). With a
+  // pool of threads, the rest wait on their connection, not in the pool: a
+  // client that opens many streams (and maybe never reads their answers)
+  // takes part of the pool, never all of it.
+  uint32_t max_streams_in_app = 0;
 };
 
 struct context {
@@ -117,6 +123,11 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   void start_stream(stream& s, bool body_ends);
   void dispatch_ready();
   bool answer_locally(stream& s);
+  bool at_app_limit() const {
+    return context_.config.max_streams_in_app != 0 && in_app_ >= context_.config.max_streams_in_app;
+  }
+  void start_app(stream& s);
+  void start_held();
   void take_output(stream& s);
   void give_back_window(stream& s);
   void send();
@@ -130,9 +141,11 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   nghttp2_session* h2_ = nullptr;
   stream* streams_ = nullptr;  // every stream object, linked
   size_t stream_count_ = 0;
-  std::vector<int32_t> ready_;
+  std::vector<int32_t> ready_;  // streams whose head is complete, dispatched after the read
+  std::deque<int32_t> held_;    // streams ready for the app, waiting for one of this connection's to finish
+  uint32_t in_app_ = 0;         // streams whose app has not finished
   int32_t highest_stream_id_ = -1;  // the highest the client opened (-1: none; +2 is then 1)
-  std::vector<std::pair<int32_t, int32_t>> skipped_;  // ids the client jumped over  // streams whose head is complete, dispatched after the read
+  std::vector<std::pair<int32_t, int32_t>> skipped_;  // ids the client jumped over
   bool peer_trusted_ = false;
   bool draining_ = false;
   bool closing_ = false;  // nghttp2 is done or failed: what is queued goes out, then the session ends

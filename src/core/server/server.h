@@ -97,6 +97,9 @@ class server final : private loop::io_handler,
 
   loop::event_loop& event_loop() { return loop_; }
   void set_dispatcher(baton::server::dispatcher* d) { dispatcher_ = d; }
+  // Before run(): how many streams of one HTTP/2 connection the dispatcher
+  // runs at once (a pool's share; 0: no limit).
+  void limit_streams_in_app(uint32_t n) { config_.http2.max_streams_in_app = n; }
 
   // Installs SIGTERM/SIGINT/SIGQUIT handlers (unless handle_signals is off);
   // they, and the stop watchdog, stay until the server is destroyed, so they
