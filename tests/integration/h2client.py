@@ -164,6 +164,36 @@ class H2Client:
             pass
 
 
+def read_frames(sock, timeout: float = 10.0) -> tuple[list[tuple[int, int, int, bytes]], bool]:
+    """Frames as they come, (type, flags, stream id, payload), until the peer closes (True) or
+    `timeout` passes (False). Below the h2 library, which stops at a GOAWAY: RFC 9113 6.8 has
+    the streams under its last id go on, and the drain test reads their answers after it."""
+    deadline = time.monotonic() + timeout
+    data = bytearray()
+    frames = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return frames, False
+        sock.settimeout(left)
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            return frames, True
+        except socket.timeout:
+            return frames, False
+        if not chunk:
+            return frames, True
+        data += chunk
+        while len(data) >= 9:
+            length = int.from_bytes(data[:3], "big")
+            if len(data) < 9 + length:
+                break
+            sid = struct.unpack(">I", data[5:9])[0] & 0x7FFFFFFF
+            frames.append((data[3], data[4], sid, bytes(data[9:9 + length])))
+            del data[:9 + length]
+
+
 def frame(kind: int, flags: int, stream_id: int, payload: bytes = b"") -> bytes:
     """One HTTP/2 frame as bytes (RFC 9113 4.1), for what the h2 library will not send."""
     return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream_id) + payload

@@ -5,13 +5,16 @@ are in tests/conformance/h2spec/."""
 
 import hashlib
 import json
+import signal
+import struct
 import subprocess
+import time
 
 import httpx
 import pytest
 
 from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
-from tests.integration.h2client import H2Client
+from tests.integration.h2client import DATA, END_STREAM, GOAWAY, HEADERS, H2Client, read_frames
 from tests.integration.server import Server
 
 WSGI = "tests.integration.apps.wire_apps:wsgi"
@@ -76,4 +79,32 @@ def test_a_slow_stream_does_not_hold_back_a_fast_one(served):
     assert client.wait(lambda: client.finished(fast), 1.0), "the fast stream waited for the slow one"
     assert not client.finished(slow)
     assert client.wait(lambda: client.finished(slow), 5)
+    client.close()
+
+
+def test_a_drain_sends_goaway_finishes_the_streams_below_it_then_closes(served):
+    if "--blocking-threads" in served.args and served.args[served.args.index("--blocking-threads") + 1] == "0":
+        pytest.skip("the inline shape runs the app on the loop thread: the drain begins once it returns")
+    client = H2Client(served, tls=True)
+    assert client.get("/info").status == 200  # the connection is up and serving
+    slow = client.request("/slow?ms=1500")
+    time.sleep(0.3)  # inside the app
+    served.signal(signal.SIGTERM)
+    frames, closed = read_frames(client.sock, 10)
+    kinds = [(kind, sid) for kind, _, sid, _ in frames]
+    goaways = [i for i, (kind, _, _, _) in enumerate(frames) if kind == GOAWAY]
+    assert goaways, f"no GOAWAY when the drain began: {kinds}"
+    payload = frames[goaways[0]][3]
+    last_id, code = struct.unpack(">II", payload[:8])
+    assert code == 0 and last_id >= slow
+    # The stream below the GOAWAY's id is still answered, whole, after it.
+    after = frames[goaways[0] + 1:]
+    heads = [p for kind, _, sid, p in after if kind == HEADERS and sid == slow]
+    assert heads and dict(client.conn.decoder.decode(heads[0]))[":status"] == "200", kinds
+    body = b"".join(p for kind, _, sid, p in after if kind == DATA and sid == slow)
+    assert body == b"slow done"
+    assert any(kind == DATA and sid == slow and flags & END_STREAM for kind, flags, sid, _ in after)
+    # Then the server closes the connection and exits.
+    assert closed, "the connection stayed open after its last stream"
+    assert served.proc.wait(10) == 0
     client.close()

@@ -14,7 +14,8 @@ import pytest
 
 from tests.conftest import ASGI_SHAPES, SHAPES
 from tests.integration.h2client import (
-    CONTINUATION, DATA, END_HEADERS, END_STREAM, HEADERS, PING, RST_STREAM, SETTINGS, H2Client, frame,
+    CONTINUATION, DATA, END_HEADERS, END_STREAM, GOAWAY, HEADERS, PING, RST_STREAM, SETTINGS, H2Client, frame,
+    read_frames,
 )
 from tests.integration.server import Server
 
@@ -79,29 +80,10 @@ class Raw:
 
     def goaway_or_close(self, timeout: float = 10.0) -> int | None:
         """Reads until the server ends the connection: its GOAWAY's error code, or None (closed without one)."""
-        deadline = time.monotonic() + timeout
-        data = bytearray()
-        code = None
-        while time.monotonic() < deadline:
-            self.sock.settimeout(max(0.05, deadline - time.monotonic()))
-            try:
-                chunk = self.sock.recv(65536)
-            except ConnectionResetError:
-                return code
-            except socket.timeout:
-                break
-            if not chunk:
-                return code
-            data += chunk
-            while len(data) >= 9:
-                length = int.from_bytes(data[:3], "big")
-                if len(data) < 9 + length:
-                    break
-                kind, payload = data[3], bytes(data[9:9 + length])
-                del data[:9 + length]
-                if kind == 7:  # GOAWAY
-                    code = struct.unpack(">I", payload[4:8])[0]
-        raise AssertionError(f"the server kept the connection open past {timeout} s (GOAWAY code {code})")
+        frames, closed = read_frames(self.sock, timeout)
+        codes = [struct.unpack(">I", payload[4:8])[0] for kind, _, _, payload in frames if kind == GOAWAY]
+        assert closed, f"the server kept the connection open past {timeout} s (GOAWAY codes {codes})"
+        return codes[-1] if codes else None
 
     def close(self) -> None:
         self.sock.close()
