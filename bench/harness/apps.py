@@ -30,7 +30,8 @@ class Workload:
     static: str | None = None
     # The load generator: "wrk", or "bulk" (bench/bulk.c) for large bodies,
     # where wrk's 8 KiB reads make the client the bound instead of the server,
-    # or "wsload" (bench/wsload.c) for WebSocket rows.
+    # or "wsload" (bench/wsload.c) for WebSocket rows, or "h2load" (Debian's
+    # nghttp2-client) for HTTP/2 rows.
     client: str = "wrk"
     # WebSocket rows: the message size, permessage-deflate offered (and the
     # client's messages compressed), and fan-out (one sender, every
@@ -38,6 +39,14 @@ class Workload:
     message_size: int = 0
     deflate: bool = False
     broadcast: bool = False
+    # How the requests travel: "http1" (plain HTTP/1.1), "https" (HTTP/1.1
+    # over TLS, loaded by wrk), "h2" (HTTP/2 over TLS, ALPN) or "h2c" (HTTP/2
+    # with prior knowledge), both loaded by h2load with `streams` requests in
+    # flight per connection. `fresh`: every request on a new connection (wrk
+    # sends Connection: close), so the row counts TLS handshakes per second.
+    wire: str = "http1"
+    streams: int = 1
+    fresh: bool = False
 
     def expected_body(self) -> bytes | None:
         if self.request_body_size:
@@ -64,4 +73,19 @@ WORKLOADS = {w.name: w for w in (
       for label, size in (("32", 32), ("512", 512), ("16k", 16384)) for deflate in (False, True)),
     Workload("ws-broadcast", "/broadcast", 101, None, asgi="apps.ws_echo.broadcast:app", client="wsload",
              message_size=64, broadcast=True),
+    # TLS and HTTP/2 (the same apps and bytes as the plain rows).
+    Workload("hello-https", "/", 200, b"Hello, World!", wsgi="apps.hello.app:application",
+             asgi="apps.hello.asgi:app", wire="https"),
+    Workload("handshake-https", "/", 200, b"Hello, World!", wsgi="apps.hello.app:application",
+             asgi="apps.hello.asgi:app", wire="https", fresh=True),
+    *(Workload(f"hello-h2-m{streams}", "/", 200, b"Hello, World!", wsgi="apps.hello.app:application",
+               asgi="apps.hello.asgi:app", client="h2load", wire="h2", streams=streams) for streams in (1, 10, 100)),
+    Workload("hello-h2c-m10", "/", 200, b"Hello, World!", wsgi="apps.hello.app:application",
+             asgi="apps.hello.asgi:app", client="h2load", wire="h2c", streams=10),
+    Workload("static-64k-h2", "/static/64k.bin", 200, BLOB, wsgi="apps.hello.app:application", static="64k.bin",
+             client="h2load", wire="h2", streams=10),
+    Workload("flask-json-h2", "/json", 200, None, wsgi="apps.flask_json.app:app", client="h2load", wire="h2",
+             streams=10),
+    Workload("starlette-json-h2", "/json", 200, None, asgi="apps.starlette_json.app:app", client="h2load",
+             wire="h2", streams=10),
 )}

@@ -60,8 +60,13 @@ class Arm:
     cold: bool = False
     # Baton on another CPython than Debian's: its minor version (pyenv's).
     on_python: str = ""
+    # The options that make it serve a workload's wire other than plain
+    # HTTP/1.1 (TLS, HTTP/2); None: it serves only that.
+    wire_flags: Callable[[Workload], list[str]] | None = None
 
     def serves(self, workload: Workload) -> bool:
+        if workload.wire != "http1" and self.wire_flags is None:
+            return False
         if self.interface == "any":
             return workload.name == "hello"
         if self.interface == "static":
@@ -296,8 +301,8 @@ http {{
   uwsgi_temp_path {prefix}/uwsgi;
   scgi_temp_path {prefix}/scgi;
   server {{
-    listen 127.0.0.1:{port} backlog=4096;
-    location / {{ default_type text/plain; return 200 "Hello, World!"; }}
+    listen 127.0.0.1:{port} backlog=4096{listen_extra};
+{tls}    location / {{ default_type text/plain; return 200 "Hello, World!"; }}
     location /static/ {{ alias {static}/; sendfile on; tcp_nopush on; etag on; }}
   }}
 }}
@@ -307,8 +312,55 @@ http {{
 def _nginx(port: int, w: Workload) -> list[str]:
     prefix = tempfile.mkdtemp(prefix="baton-bench-nginx-")
     config = Path(prefix) / "nginx.conf"
-    config.write_text(NGINX_CONFIG.format(prefix=prefix, port=port, static=static_dir()))
+    listen_extra, tls = "", ""
+    if w.wire in ("https", "h2"):
+        cert, key = bench_certificate()
+        listen_extra = " ssl http2" if w.wire == "h2" else " ssl"
+        tls = f"    ssl_certificate {cert};\n    ssl_certificate_key {key};\n"
+    elif w.wire == "h2c":
+        listen_extra = " http2"
+    config.write_text(NGINX_CONFIG.format(prefix=prefix, port=port, static=static_dir(), listen_extra=listen_extra,
+                                          tls=tls))
     return [shutil.which("nginx") or "/usr/sbin/nginx", "-p", prefix, "-c", str(config)]
+
+
+# TLS for the TLS and HTTP/2 rows: one self-signed P-256 certificate for
+# 127.0.0.1, made on first use, that every server loads.
+TLS_DIR = BENCH_BUILD / "tls"
+
+
+def bench_certificate() -> tuple[str, str]:
+    cert, key = TLS_DIR / "cert.pem", TLS_DIR / "key.pem"
+    if not cert.exists() or not key.exists():
+        TLS_DIR.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                        "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "3650", "-subj", "/CN=localhost",
+                        "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
+    return str(cert), str(key)
+
+
+def _baton_wire(w: Workload) -> list[str]:
+    # HTTP/2 is on by default (ALPN h2 over TLS, h2c with prior knowledge).
+    if w.wire == "h2c":
+        return []
+    cert, key = bench_certificate()
+    return ["--ssl-certfile", cert, "--ssl-keyfile", key]
+
+
+def _granian_wire(w: Workload) -> list[str]:
+    # Later options win: --http replaces GRANIAN_COMMON's "1" (h2c needs "2").
+    flags = ["--http", {"https": "1", "h2": "auto", "h2c": "2"}[w.wire]]
+    if w.wire != "h2c":
+        cert, key = bench_certificate()
+        flags += ["--ssl-certificate", cert, "--ssl-keyfile", key]
+    return flags
+
+
+def _hypercorn_wire(w: Workload) -> list[str]:
+    if w.wire == "h2c":
+        return []
+    cert, key = bench_certificate()
+    return ["--certfile", cert, "--keyfile", key]
 
 
 def _gunicorn(*extra: str) -> Callable[[int, Workload], list[str]]:
@@ -321,6 +373,7 @@ def _gunicorn(*extra: str) -> Callable[[int, Workload], list[str]]:
 
 ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("baton-inline", "baton", "wsgi", _baton("--blocking-threads", "0"),
+        wire_flags=_baton_wire,
         describe="baton, one process, the app run on the loop thread"),
     Arm("baton-inline-cold", "baton", "wsgi", _baton("--blocking-threads", "0"), cold=True,
         describe="baton inline, loaded straight after start (no verification request, no warm-up)"),
@@ -329,6 +382,7 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("baton-pool-1-cold", "baton", "wsgi", _baton("--blocking-threads", "1"), cold=True,
         describe="baton pool of 1, loaded straight after start"),
     Arm("baton-pool-4", "baton", "wsgi", _baton("--blocking-threads", "4"),
+        wire_flags=_baton_wire,
         describe="baton, the loop detached from the GIL, 4 pool threads (turn barrier on)"),
     Arm("baton-pool-4-noturn", "baton", "wsgi", _baton("--blocking-threads", "4"), env={"BATON_POOL_TURN": "0"},
         describe="A/B: baton pool of 4 without the turn barrier (BATON_POOL_TURN=0)"),
@@ -362,6 +416,7 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("baton-asgi-inverted", "baton", "asgi", _baton_asgi("inverted", "asyncio"),
         describe="baton ASGI, inverted (the native loop stepped inside asyncio, one thread), stdlib asyncio"),
     Arm("baton-asgi-inverted-uvloop", "baton", "asgi", _baton_asgi("inverted", "uvloop"),
+        wire_flags=_baton_wire,
         describe="baton ASGI, inverted, uvloop"),
     Arm("baton-w2-inline", "baton", "wsgi", _baton("--workers", "2", "--blocking-threads", "0"),
         describe="baton --workers 2, the app on each worker's loop thread"),
@@ -374,6 +429,7 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("baton-w2-asgi-inverted", "baton", "asgi", _baton_asgi("inverted", "uvloop", "--workers", "2"),
         describe="baton ASGI --workers 2, inverted (one thread per worker) on uvloop"),
     Arm("baton-static", "baton", "wsgi", _baton_static,
+        wire_flags=_baton_wire,
         describe="baton inline with --static-path-route/--static-path-mount: files answered by the core"),
     Arm("baton-inline-accesslog", "baton", "wsgi", _baton_access_log("--blocking-threads", "0"),
         describe="baton inline with --access-log to a file (the combined format)"),
@@ -385,16 +441,20 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
         on_python="3.13", env={"BATON_EAGER_TASKS": "0"},
         describe="A/B: the same on CPython 3.13 with the tasks queued, not started eagerly (BATON_EAGER_TASKS=0)"),
     Arm("baton-pool-4-static", "baton", "static", _baton_static_pool,
+        wire_flags=_baton_wire,
         describe="baton with its default pool of 4 and --static-path-route/--static-path-mount"),
     Arm("granian-wsgi-bt1", "peer", "wsgi", _granian("wsgi", "--blocking-threads", "1"), packages=("granian",),
+        wire_flags=_granian_wire,
         modules=("granian",), describe="Granian WSGI, 1 blocking thread (Rust runtime st, 1 thread)"),
     Arm("granian-wsgi-bt4", "peer", "wsgi", _granian("wsgi", "--blocking-threads", "4"), packages=("granian",),
+        wire_flags=_granian_wire,
         modules=("granian",), describe="Granian WSGI, 4 blocking threads (Rust runtime st, 1 thread)"),
     Arm("granian-wsgi-bt1-pipeline", "peer", "wsgi",
         _granian("wsgi", "--blocking-threads", "1", "--http1-pipeline-flush"), packages=("granian",),
         modules=("granian",), describe="Granian WSGI, 1 blocking thread, --http1-pipeline-flush (aggregates the "
                                        "flushes of pipelined answers)"),
     Arm("granian-asgi", "peer", "asgi", _granian("asgi", "--loop", "uvloop"), packages=("granian", "uvloop"),
+        wire_flags=_granian_wire,
         modules=("granian", "uvloop"), describe="Granian ASGI on uvloop, asyncio tasks (its default)"),
     Arm("granian-asgi-rust", "peer", "asgi", _granian("asgi", "--loop", "uvloop", "--task-impl", "rust"),
         packages=("granian", "uvloop"), modules=("granian", "uvloop"),
@@ -407,6 +467,7 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
         packages=("granian", "uvloop"), modules=("granian", "uvloop"),
         describe="Granian ASGI --workers 2 on uvloop"),
     Arm("granian-static", "peer", "static", _granian_static, packages=("granian",), modules=("granian",),
+        wire_flags=_granian_wire,
         describe="Granian WSGI, 1 blocking thread, --static-path-route/--static-path-mount"),
     Arm("uwsgi-http", "peer", "wsgi", _uwsgi("--http-socket"), packages=("pyuwsgi",), modules=("pyuwsgi",),
         describe="uWSGI (pyuwsgi) --http-socket, 1 process"),
@@ -423,6 +484,7 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
         packages=("uvicorn", "uvloop", "httptools"), modules=("uvicorn", "uvloop", "httptools"),
         describe="uvicorn --workers 2, uvloop and httptools"),
     Arm("nginx-static", "ceiling", "static", _nginx, packages=("nginx",), debian=True,
+        wire_flags=lambda w: [],
         describe="nginx, 1 worker, the same file from location /static/ with sendfile"),
     Arm("gunicorn-sync", "peer", "wsgi", _gunicorn("--worker-class", "sync"), packages=("gunicorn",),
         modules=("gunicorn",), describe="gunicorn sync worker, 1 worker"),
@@ -455,6 +517,7 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
         packages=("uvicorn", "wsproto", "uvloop"), modules=("uvicorn", "wsproto", "uvloop"),
         describe="uvicorn, uvloop, WebSockets by wsproto (permessage-deflate on)"),
     Arm("hypercorn", "peer", "asgi", _hypercorn, packages=("hypercorn", "uvloop"), modules=("hypercorn", "uvloop"),
+        wire_flags=_hypercorn_wire,
         describe="hypercorn, uvloop worker class, 1 worker"),
     Arm("daphne", "peer", "asgi", _daphne, packages=("daphne", "twisted"), modules=("daphne",),
         describe="daphne (Twisted)"),

@@ -7,6 +7,7 @@ import http.client
 import json
 import os
 import platform
+import re
 import resource
 import selectors
 import signal
@@ -123,24 +124,70 @@ def verify(port: int, w: Workload, arm_name: str = "") -> None:
         if agreed is not None:
             deflate_agreed[arm_name, w.name] = agreed
         return
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     body = b"x" * w.request_body_size if w.request_body_size else None
-    conn.request(w.method, w.path, body=body)
-    response = conn.getresponse()
-    data = response.read()
-    conn.close()
+    if w.wire == "http1":
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request(w.method, w.path, body=body)
+        response = conn.getresponse()
+        status, data = response.status, response.read()
+        conn.close()
+    else:
+        status, data = verify_wire(port, w, body)
     expected = w.expected_body()
     if expected is None:
         expected = reference_bodies.setdefault(w.name, data)
-    if response.status != w.status or data != expected:
-        raise RuntimeError(f"wrong answer: {response.status} {data[:80]!r}, expected {expected[:80]!r}")
+    if status != w.status or data != expected:
+        raise RuntimeError(f"wrong answer: {status} {data[:80]!r}, expected {expected[:80]!r}")
+
+
+def verify_wire(port: int, w: Workload, body: bytes | None) -> tuple[int, bytes]:
+    """The same over TLS or HTTP/2 (httpx with h2, prior knowledge for h2c); the arm must speak the wire."""
+    import httpx
+
+    h2 = w.wire in ("h2", "h2c")
+    scheme = "http" if w.wire == "h2c" else "https"
+    with httpx.Client(http1=not h2, http2=h2, verify=False, timeout=10) as client:
+        response = client.request(w.method, f"{scheme}://127.0.0.1:{port}{w.path}", content=body)
+    if response.http_version != ("HTTP/2" if h2 else "HTTP/1.1"):
+        raise RuntimeError(f"answered in {response.http_version} on a {w.wire} row")
+    return response.status_code, response.content
+
+
+def h2load_summary(stdout: str, log_file: Path, seconds: float) -> dict:
+    """h2load's counts and its per-request log as the summary wrk's script prints."""
+    counts = re.search(r"requests: (\d+) total, \d+ started, (\d+) done, (\d+) succeeded, (\d+) failed, "
+                       r"(\d+) errored, (\d+) timeout", stdout)
+    traffic = re.search(r"traffic: \S+ \((\d+)\) total", stdout)
+    if counts is None or traffic is None:
+        raise RuntimeError(f"h2load gave no summary: {stdout[-500:]}")
+    durations = sorted(int(line.split()[2]) for line in log_file.read_text().splitlines() if line.strip())
+    log_file.unlink(missing_ok=True)
+
+    def percentile(p: float) -> int:
+        return durations[min(len(durations) - 1, int(len(durations) * p / 100))] if durations else 0
+
+    return {"requests": int(counts[3]), "duration_us": int(seconds * 1e6), "bytes": int(traffic[1]),
+            "errors": {"connect": 0, "read": int(counts[5]), "write": 0, "status": int(counts[4]),
+                       "timeout": int(counts[6])},
+            "latency_us": {"p50": percentile(50), "p90": percentile(90), "p99": percentile(99),
+                           "p999": percentile(99.9), "max": durations[-1] if durations else 0,
+                           "mean": sum(durations) / len(durations) if durations else 0.0}}
 
 
 def load(settings: Settings, port: int, w: Workload, connections: int, duration: float) -> tuple[dict, float]:
     """Runs the workload's load generator pinned to the client CPUs; returns
     its summary and its own CPU seconds."""
-    url = f"http://127.0.0.1:{port}{w.path}"
+    url = f"{'https' if w.wire in ('https', 'h2') else 'http'}://127.0.0.1:{port}{w.path}"
     seconds = max(1, round(duration))
+    if w.client == "h2load":
+        log_file = Path(tempfile.mkstemp(prefix="baton-h2load-")[1])
+        command = ["taskset", "-c", settings.client_cpus, "h2load", f"-c{connections}", f"-m{w.streams}",
+                   f"-t{settings.threads}", f"-D{seconds}", "--log-file", str(log_file), url]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = subprocess.run(command, capture_output=True, text=True, timeout=duration + 30)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return h2load_summary(out.stdout, log_file, seconds), cpu
     if w.client == "wsload":
         if settings.threads != 1:
             raise SystemExit(f"{w.name}: the WebSocket client runs one thread")
@@ -155,7 +202,8 @@ def load(settings: Settings, port: int, w: Workload, connections: int, duration:
     else:
         script = LUA / ("pipeline.lua" if settings.pipeline else "post.lua" if w.method == "POST" else "summary.lua")
         command = ["taskset", "-c", settings.client_cpus, "wrk", f"-t{settings.threads}", f"-c{connections}",
-                   f"-d{seconds}s", "--timeout", "5s", "-s", str(script), url]
+                   f"-d{seconds}s", "--timeout", "5s", "-s", str(script),
+                   *(["-H", "Connection: close"] if w.fresh else []), url]
     env = dict(os.environ, BATON_PIPELINE_DEPTH=str(settings.pipeline or 1),
                BATON_POST_SIZE=str(w.request_body_size))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -171,6 +219,8 @@ def load(settings: Settings, port: int, w: Workload, connections: int, duration:
 def start(arm: Arm, w: Workload, settings: Settings, log_path: Path) -> tuple[subprocess.Popen, int, list[str]]:
     port = free_port()
     command = arm.command(port, w)
+    if w.wire != "http1" and arm.wire_flags is not None:
+        command = [*command, *arm.wire_flags(w)]
     log = open(log_path, "ab")
     proc = subprocess.Popen(["taskset", "-c", settings.server_cpus, *command], cwd=ROOT, stdout=log,
                             stderr=subprocess.STDOUT, env=dict(os.environ, **arm.env), start_new_session=True)

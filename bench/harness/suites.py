@@ -163,10 +163,27 @@ def suite(name: str) -> Settings:
         # What 2 000 open, idle WebSockets cost each server, per connection.
         return Settings("ws-idle-memory", WS_ARMS, ["ws-echo-32"], [2000], rounds=1, duration=1, warmup=0,
                         idle_connections=2000)
+    if name == "tls-h2":
+        # TLS and HTTP/2 beside Granian and hypercorn (nginx for the file):
+        # the plain hello (the TLS rows' reference), HTTPS/1.1 kept alive and
+        # one handshake per request (wrk), h2 with 1, 10 and 100 streams per
+        # connection and h2c (h2load), a 64 KiB file and Flask and Starlette
+        # JSON over h2 (run at --cores 1 and --cores 2).
+        h2 = ["hello-h2-m1", "hello-h2-m10", "hello-h2-m100", "hello-h2c-m10", "flask-json-h2", "starlette-json-h2"]
+        arms = ["baton-inline", "baton-pool-4", "baton-asgi-inverted-uvloop", "granian-wsgi-bt1", "granian-asgi",
+                "hypercorn"]
+        static = ["baton-static", "granian-static", "nginx-static"]
+        return Settings("tls-h2", arms + static, ["hello", "hello-https", "handshake-https", *h2, "static-64k-h2"],
+                        [16], rounds=2, duration=3, warmup=1,
+                        per_workload_connections={"hello-h2-m10": [4], "hello-h2-m100": [4], "hello-h2c-m10": [4],
+                                                  "flask-json-h2": [4], "starlette-json-h2": [4],
+                                                  "static-64k-h2": [4]},
+                        per_workload_arms={"static-64k-h2": static,
+                                           **{w: arms for w in ["hello", "hello-https", "handshake-https", *h2]}})
     if name == "dry":
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
                      "django-mixed, post-echo, asgi-echo, idle-memory, instructions, asgi-instructions, eager-instructions, "
                      "pool-syscalls, asgi, "
-                     "workers, static, access-log, ws-echo, ws-broadcast, ws-idle-memory, dry")
+                     "workers, static, access-log, ws-echo, ws-broadcast, ws-idle-memory, tls-h2, dry")

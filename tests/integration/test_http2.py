@@ -108,3 +108,26 @@ def test_a_drain_sends_goaway_finishes_the_streams_below_it_then_closes(served):
     assert closed, "the connection stayed open after its last stream"
     assert served.proc.wait(10) == 0
     client.close()
+
+
+def test_static_files_the_file_wrapper_and_health_over_h2(tls_certificates, tmp_path):
+    (tmp_path / "static").mkdir()
+    data = bytes(range(256)) * 4096 + b"tail"
+    (tmp_path / "static" / "big.bin").write_bytes(data)
+    server = Server(["--port", "0", "--blocking-threads", "2", *tls_args(tls_certificates), "--static-path-route",
+                     "/static", "--static-path-mount", str(tmp_path / "static"), "--health-path", "/healthz",
+                     WSGI]).start()
+    try:
+        with httpx.Client(http2=True, verify=str(tls_certificates.ca), timeout=30) as client:
+            base = f"https://localhost:{server.port}"
+            static = client.get(f"{base}/static/big.bin")
+            assert static.http_version == "HTTP/2" and static.status_code == 200 and static.content == data
+            ranged = client.get(f"{base}/static/big.bin", headers={"Range": "bytes=1000-"})
+            assert ranged.status_code == 206 and ranged.content == data[1000:]
+            wrapped = client.get(f"{base}/file")
+            assert wrapped.http_version == "HTTP/2" and wrapped.content.endswith(b"the end")
+            assert len(wrapped.content) == (1 << 20) + 7
+            health = client.get(f"{base}/healthz")
+            assert health.http_version == "HTTP/2" and health.status_code == 200
+    finally:
+        server.stop()

@@ -310,16 +310,7 @@ void protocol::begin_body(const request& parsed) {
 bool protocol::answer_locally() {
   bool draining = context_.draining.load(std::memory_order_relaxed);
   bool refusing = draining && context_.refusing != nullptr && *context_.refusing;
-  if (context_.local == nullptr && !refusing) return false;
-  exchange::exchange* x = current_.x;
-  x->set_direct(true);
-  if (context_.local == nullptr || !context_.local->try_answer(*x, draining)) {
-    if (!refusing) {
-      x->set_direct(false);
-      return false;
-    }
-    local::local_routes::refuse_draining(*x);
-  }
+  if (!local::local_routes::answer_before_app(context_.local, *current_.x, draining, refusing)) return false;
   if (!current_.body_done) close_after_flush_ = true;
   current_.body_done = true;
   current_.dispatched = true;

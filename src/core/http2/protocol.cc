@@ -479,16 +479,8 @@ void protocol::start_held() {
 bool protocol::answer_locally(stream& s) {
   bool draining = context_.draining.load(std::memory_order_relaxed);
   bool refusing = draining && context_.refusing != nullptr && *context_.refusing;
-  if (context_.local == nullptr && !refusing) return false;
   exchange::exchange* x = s.x;
-  x->set_direct(true);
-  if (context_.local == nullptr || !context_.local->try_answer(*x, draining)) {
-    if (!refusing) {
-      x->set_direct(false);
-      return false;
-    }
-    local::local_routes::refuse_draining(*x);
-  }
+  if (!local::local_routes::answer_before_app(context_.local, *x, draining, refusing)) return false;
   s.app_done = true;
   take_output(s);
   context_.host.request_done(x);
@@ -605,7 +597,7 @@ ssize_t protocol::read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t
       // Content-Length): the client must see the response incomplete.
       nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, id, NGHTTP2_INTERNAL_ERROR);
       s->reset = true;
-      return into.filled() > 0 ? static_cast<ssize_t>(into.filled()) : NGHTTP2_ERR_DEFERRED;
+      return into.filled() > 0 ? static_cast<ssize_t>(into.filled()) : static_cast<ssize_t>(NGHTTP2_ERR_DEFERRED);
     }
     *flags |= NGHTTP2_DATA_FLAG_EOF;
     return static_cast<ssize_t>(into.filled());

@@ -297,6 +297,20 @@ void local_routes::refuse_draining(exchange::exchange& x) {
   x.answer(503, plain_text, "the server is shutting down\n", {}, true);
 }
 
+bool local_routes::answer_before_app(const local_routes* routes, exchange::exchange& x, bool draining,
+                                     bool refusing) {
+  if (routes == nullptr && !refusing) return false;
+  x.set_direct(true);
+  if (routes == nullptr || !routes->try_answer(x, draining)) {
+    if (!refusing) {
+      x.set_direct(false);
+      return false;
+    }
+    refuse_draining(x);
+  }
+  return true;
+}
+
 bool local_routes::try_answer(exchange::exchange& x, bool draining) const {
   std::string_view path = x.head().path;
   if (!health_path_.empty() && path == health_path_) return answer_health(x, draining);

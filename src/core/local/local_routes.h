@@ -63,6 +63,10 @@ class local_routes {
 
   // The 503 a draining server gives a request it will not serve.
   static void refuse_draining(exchange::exchange& x);
+  // What every protocol asks before the app: the health path or a static
+  // file (`routes`, when there are any), or the 503 while `refusing`. True
+  // when `x` was answered here, on the loop thread (it is then direct).
+  static bool answer_before_app(const local_routes* routes, exchange::exchange& x, bool draining, bool refusing);
 
  private:
   bool answer_health(exchange::exchange& x, bool draining) const;
