@@ -131,3 +131,31 @@ def test_static_files_the_file_wrapper_and_health_over_h2(tls_certificates, tmp_
             assert health.http_version == "HTTP/2" and health.status_code == 200
     finally:
         server.stop()
+
+
+def test_answers_past_the_high_water_mark_keep_going_when_the_socket_takes_everything(tls_certificates, tmp_path):
+    # Framing stops at the session's high-water mark (256 KiB); a socket that
+    # takes it all at once (loopback) gives no writable event, so the framing
+    # must resume by itself. Were it left to the stall check's 1 s tick, each
+    # batch of ten 64 KiB files (answered on the loop, no app news to resume
+    # it either) would take a second.
+    (tmp_path / "static").mkdir()
+    data = bytes(range(256)) * 256
+    (tmp_path / "static" / "64k.bin").write_bytes(data)
+    server = Server(["--port", "0", "--blocking-threads", "0", *tls_args(tls_certificates), "--static-path-route",
+                     "/static", "--static-path-mount", str(tmp_path / "static"), WSGI]).start()
+    try:
+        # Windows as wide as h2load's: the server may send all ten at once.
+        client = H2Client(server, tls=True, window=2**30)
+        client.conn.increment_flow_control_window(2**30)
+        client.flush()
+        started = time.monotonic()
+        for _ in range(10):
+            sids = [client.request("/static/64k.bin") for _ in range(10)]
+            assert client.wait(lambda: all(client.finished(s) for s in sids), 30)
+            assert all(bytes(client.responses[s].data) == data for s in sids)
+        took = time.monotonic() - started
+        assert took < 5, f"10 batches of ten 64 KiB files took {took:.1f} s"
+        client.close()
+    finally:
+        server.stop()

@@ -614,22 +614,29 @@ ssize_t protocol::read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t
 void protocol::send() {
   if (in_send_ || in_receive_ || h2_ == nullptr || session_.closed()) return;
   send_due_ = false;
-  in_send_ = true;
   net::output_queue& out = session_.output();
-  while (out.buffered_bytes() < context_.config.output_high_water) {
-    const uint8_t* data = nullptr;
-    ssize_t n = nghttp2_session_mem_send(h2_, &data);
-    if (n < 0) {
-      log::write(log::level::info, "HTTP/2 connection from %s: %s", session_.peer_for_log(),
-                 nghttp2_strerror(static_cast<int>(n)));
-      closing_ = true;
-      break;
+  // Framing stops at the high-water mark; when the socket then takes it
+  // all, framing goes on (no writable event would come to resume it).
+  bool more = true;
+  while (more) {
+    in_send_ = true;
+    while (out.buffered_bytes() < context_.config.output_high_water) {
+      const uint8_t* data = nullptr;
+      ssize_t n = nghttp2_session_mem_send(h2_, &data);
+      if (n < 0) {
+        log::write(log::level::info, "HTTP/2 connection from %s: %s", session_.peer_for_log(),
+                   nghttp2_strerror(static_cast<int>(n)));
+        closing_ = true;
+        break;
+      }
+      if (n == 0) break;
+      out.bytes().append(reinterpret_cast<const char*>(data), static_cast<size_t>(n));
     }
-    if (n == 0) break;
-    out.bytes().append(reinterpret_cast<const char*>(data), static_cast<size_t>(n));
+    bool stopped_at_mark = out.buffered_bytes() >= context_.config.output_high_water;
+    in_send_ = false;
+    if (!session_.flush()) return;
+    more = stopped_at_mark && !closing_ && !session_.write_blocked();
   }
-  in_send_ = false;
-  if (!session_.flush()) return;
   finish_if_done();
 }
 

@@ -263,6 +263,14 @@ ssize_t tls_transport::receive(char* buffer, size_t length) {
     int r = SSL_read_ex(ssl_, buffer + total, length - total, &n);
     if (r == 1) {
       total += n;
+      if (SSL_has_pending(ssl_) != 1) {
+        // Nothing left inside (read ahead or decrypted): the next call
+        // would only meet the socket's EAGAIN, one syscall per request for
+        // nothing. The socket says readable when more comes.
+        wants_writable_ = false;
+        maybe_pending_ = false;
+        return static_cast<ssize_t>(total);
+      }
       continue;
     }
     if (SSL_get_error(ssl_, r) == SSL_ERROR_ZERO_RETURN) {
