@@ -20,6 +20,9 @@ DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv pyt
 # from PyPI, pinned with hashes in bench/peers.txt, into their own venv.
 BENCH_PACKAGES := python3-uvloop python3-starlette nginx strace valgrind
 PEERS_VENV := bench/.venv-peers
+# h2spec (vendored in third_party/h2spec) builds with Debian's Go and its
+# packaged Go sources, nothing fetched.
+H2SPEC_PACKAGES := golang-go golang-github-spf13-cobra-dev golang-github-fatih-color-dev golang-golang-x-net-dev
 
 # What the lock files are written from (make locks).
 PEER_PINS := granian==2.8.9 uvicorn==0.54.0 uvloop==0.23.0 httptools==0.9.0 websockets==17.4 wsproto==1.3.2 \
@@ -38,7 +41,7 @@ CHANNELS_PINS := channels==4.0.0
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
 .PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel wheels sdist \
-	matrix locks autobahn autobahn-quick
+	matrix locks autobahn autobahn-quick h2spec
 
 all: build
 
@@ -166,7 +169,7 @@ tests/conformance/corpus.txt: tools/corpus_to_text.py
 pytest: build
 	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench -p no:cacheprovider
 
-test: build unit asan tsan lint pytest asan-pytest fuzz-smoke autobahn-quick matrix
+test: build unit asan tsan lint pytest asan-pytest fuzz-smoke autobahn-quick h2spec matrix
 
 bench: build bench-deps
 	$(VENV_PY) bench/run.py --suite $(SUITE) $(BENCH_ARGS)
@@ -196,6 +199,11 @@ autobahn: build
 
 # The categories that run in seconds, in one shape: part of make test.
 AUTOBAHN_QUICK := 1.*,2.*,3.*,4.*,5.*,6.*,7.*,10.*
+# Every h2spec server case, h2c (WSGI pool, --strict) and h2 (ASGI over TLS).
+h2spec: build
+	@$(PYTHON) tools/ensure_packages.py $(H2SPEC_PACKAGES)
+	@$(PYTHON) tools/h2spec.py --results build/h2spec/results
+
 autobahn-quick: build
 	@mkdir -p build
 	@$(PYTHON) tools/autobahn.py --serve "--interface asgi --asgi-mode inverted --loop uvloop apps.ws_echo.asgi:app" \

@@ -340,6 +340,22 @@ HEADLINE = [
     ("WebSocket echo 512 B, 512 conns, 2 cores", "ws-echo-2cores", "ws-echo-512", 512, 0, "msgs"),
     ("WebSocket broadcast to 1 000 (Starlette)", "ws-broadcast", "ws-broadcast", 1000, 0, "msgs"),
     ("memory per open idle WebSocket", "ws-idle-memory", "ws-echo-32", 2000, 0, "memory"),
+    ("HTTPS/1.1 hello, 16 conns, 1 core", "tls-h2", "hello-https", 16, 0, "rps"),
+    ("TLS handshakes a second (one request each), 1 core", "tls-h2", "handshake-https", 16, 0, "rps"),
+    ("h2 hello, 16 conns x 1 stream, 1 core", "tls-h2", "hello-h2-m1", 16, 0, "rps"),
+    ("h2 hello, 4 conns x 10 streams, 1 core", "tls-h2", "hello-h2-m10", 4, 0, "rps"),
+    ("h2 hello, 4 conns x 100 streams, 1 core", "tls-h2", "hello-h2-m100", 4, 0, "rps"),
+    ("h2c hello, 4 conns x 10 streams, 1 core", "tls-h2", "hello-h2c-m10", 4, 0, "rps"),
+    ("64 KiB static file over h2, 1 core", "tls-h2", "static-64k-h2", 4, 0, "rps"),
+    ("Flask JSON over h2, 1 core", "tls-h2", "flask-json-h2", 4, 0, "rps"),
+    ("Starlette JSON over h2, 1 core", "tls-h2", "starlette-json-h2", 4, 0, "rps"),
+    ("HTTPS/1.1 hello, 16 conns, 2 cores", "tls-h2-2cores", "hello-https", 16, 0, "rps"),
+    ("TLS handshakes a second, 2 cores", "tls-h2-2cores", "handshake-https", 16, 0, "rps"),
+    ("h2 hello, 4 conns x 10 streams, 2 cores", "tls-h2-2cores", "hello-h2-m10", 4, 0, "rps"),
+    ("h2 hello, 4 conns x 100 streams, 2 cores", "tls-h2-2cores", "hello-h2-m100", 4, 0, "rps"),
+    ("64 KiB static file over h2, 2 cores", "tls-h2-2cores", "static-64k-h2", 4, 0, "rps"),
+    ("Flask JSON over h2, 2 cores", "tls-h2-2cores", "flask-json-h2", 4, 0, "rps"),
+    ("Starlette JSON over h2, 2 cores", "tls-h2-2cores", "starlette-json-h2", 4, 0, "rps"),
 ]
 
 # Arms that are A/B switches or before/after builds, not a shape a user picks.

@@ -1,15 +1,20 @@
 """HTTP/2 over real sockets, with real clients: curl with prior knowledge
-(h2c) and over TLS (ALPN h2), httpx with h2, and tests/integration/h2client.py
-(on the h2 library) for many streams on one connection. The h2spec results
-are in tests/conformance/h2spec/."""
+(h2c), by Upgrade from HTTP/1.1 and over TLS (ALPN h2), httpx with h2, and
+tests/integration/h2client.py (on the h2 library) for many streams on one
+connection and the drain. The attack classes are in test_http2_attacks.py,
+the h2spec results in tests/conformance/h2spec/."""
 
 import hashlib
 import json
 import signal
+import socket
 import struct
 import subprocess
 import time
 
+import h2.config
+import h2.connection
+import h2.events
 import httpx
 import pytest
 
@@ -157,5 +162,75 @@ def test_answers_past_the_high_water_mark_keep_going_when_the_socket_takes_every
         took = time.monotonic() - started
         assert took < 5, f"10 batches of ten 64 KiB files took {took:.1f} s"
         client.close()
+    finally:
+        server.stop()
+
+
+def test_h2c_by_upgrade_from_http1_with_curl():
+    server = Server(["--port", "0", WSGI]).start()
+    try:
+        def curl(*args):
+            out = subprocess.run(["curl", "-sS", "--http2", "-w", "\n%{http_version}", *args,
+                                  f"http://127.0.0.1:{server.port}/info"], capture_output=True, text=True, timeout=20)
+            body, _, version = out.stdout.rpartition("\n")
+            return version, body, out.stderr
+
+        version, body, err = curl()
+        assert version == "2", err
+        assert json.loads(body)["protocol"] == "HTTP/2.0"
+        # A request with a body is answered in HTTP/1.1 (RFC 7540 3.2 lets the server ignore the Upgrade).
+        version, body, err = curl("-d", "payload")
+        assert version == "1.1", err
+    finally:
+        server.stop()
+
+
+def test_after_an_h2c_upgrade_the_connection_serves_more_streams():
+    server = Server(["--port", "0", "--blocking-threads", "4", WSGI]).start()
+    try:
+        sock = socket.create_connection((server.host, server.port), timeout=10)
+        conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True,
+                                                                           header_encoding="utf-8"))
+        settings = conn.initiate_upgrade_connection()
+        sock.sendall(b"GET /info HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                     b"Upgrade: h2c\r\nHTTP2-Settings: " + settings + b"\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += sock.recv(1)
+        assert head.startswith(b"HTTP/1.1 101 ") and b"upgrade: h2c" in head.lower(), head
+        sock.sendall(conn.data_to_send())  # the preface and our SETTINGS
+        got: dict[int, bytearray] = {}
+        ended: set[int] = set()
+
+        def pump(until):
+            while not until():
+                data = sock.recv(65536)
+                assert data, "the server closed the connection"
+                for event in conn.receive_data(data):
+                    if isinstance(event, h2.events.DataReceived):
+                        got.setdefault(event.stream_id, bytearray()).extend(event.data)
+                        conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                    elif isinstance(event, h2.events.StreamEnded):
+                        ended.add(event.stream_id)
+                sock.sendall(conn.data_to_send())
+
+        pump(lambda: 1 in ended)  # the request that asked for the switch, answered as stream 1
+        assert json.loads(got[1])["protocol"] == "HTTP/2.0"
+        conn.send_headers(3, [(":method", "GET"), (":path", "/info"), (":scheme", "http"),
+                              (":authority", "localhost")], end_stream=True)
+        sock.sendall(conn.data_to_send())
+        pump(lambda: 3 in ended)
+        assert json.loads(got[3])["protocol"] == "HTTP/2.0"
+        sock.close()
+    finally:
+        server.stop()
+
+
+def test_with_http_1_an_h2c_upgrade_is_answered_in_http1():
+    server = Server(["--port", "0", "--http", "1", WSGI]).start()
+    try:
+        out = subprocess.run(["curl", "-sS", "--http2", "-w", "\n%{http_version}",
+                              f"http://127.0.0.1:{server.port}/info"], capture_output=True, text=True, timeout=20)
+        assert out.stdout.rpartition("\n")[2] == "1.1", out.stderr
     finally:
         server.stop()

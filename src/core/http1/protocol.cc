@@ -205,6 +205,7 @@ void protocol::process(byte_buffer& input_buffer) {
         finish_exchange();
         continue;
       }
+      if (h2c_upgrade(input)) break;
       if (!offer_websocket()) continue;  // refused
     }
     if (!current_.body_done) feed_body(*input);
@@ -234,6 +235,65 @@ bool protocol::prior_knowledge(byte_buffer*& input) {
   if (!next) return false;  // HTTP/2 is not served: an HTTP/1 answer (505)
   if (n < preface.size()) return true;
   // The bytes go with the session (out of the loop's shared buffer).
+  byte_buffer& own = session_.input();
+  if (input != &own) {
+    own.append(input->view());
+    input->clear();
+    session_.context().shared_input.lent = false;
+    input = &own;
+  }
+  handed_off_ = true;
+  session_.hand_to(std::move(next));
+  return true;
+}
+
+namespace {
+
+// RFC 4648's base64url (the HTTP2-Settings field's token68), padding
+// optional. False on any other character.
+bool decode_base64url(std::string_view text, std::string& out) {
+  uint32_t bits = 0;
+  int count = 0;
+  for (char c : text) {
+    int v = c >= 'A' && c <= 'Z' ? c - 'A'
+            : c >= 'a' && c <= 'z' ? c - 'a' + 26
+            : c >= '0' && c <= '9' ? c - '0' + 52
+            : c == '-' ? 62
+            : c == '_' ? 63
+            : c == '=' ? -2
+                       : -1;
+    if (v == -1) return false;
+    if (v == -2) break;
+    bits = (bits << 6) | static_cast<uint32_t>(v);
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      out.push_back(static_cast<char>((bits >> count) & 0xff));
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+// RFC 7540 3.2: `Upgrade: h2c` with one HTTP2-Settings field, on a plain
+// connection, switches to HTTP/2 with a 101 when the request has no body
+// (one with a body, or a malformed settings field, is served as HTTP/1.1,
+// as the RFC lets a server do). The request is then stream 1's.
+bool protocol::h2c_upgrade(byte_buffer*& input) {
+  const exchange::request_head& h = current_.x->head();
+  if (!h.upgrade || !h.upgrade_field || h.has_body() || session_.tls() != nullptr) return false;
+  if (!util::has_list_token(h.find("upgrade"), "h2c")) return false;
+  if (!util::has_list_token(h.find("connection"), "http2-settings")) return false;
+  std::string settings;
+  if (!h.has("http2-settings") || !decode_base64url(h.find("http2-settings"), settings)) return false;
+  std::unique_ptr<session::protocol> next = context_.host.http2_upgrade(session_, settings, h);
+  if (!next) return false;
+  session_.output().bytes().append(
+      std::string_view("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n"));
+  current_.detach()->release();  // the HTTP/2 protocol keeps its own copy of the request
+  state_ = state::reading;
+  // What came after the request (the client's preface) goes with the session.
   byte_buffer& own = session_.input();
   if (input != &own) {
     own.append(input->view());

@@ -84,6 +84,13 @@ class exchange_host {
     (void)s;
     return nullptr;
   }
+  // A request asked for h2c by `Upgrade` (RFC 7540 3.2): the protocol that
+  // answers it as stream 1 after the 101 (`settings`: its HTTP2-Settings
+  // decoded), or null when HTTP/2 is not served (it is answered as HTTP/1.1).
+  virtual std::unique_ptr<session::protocol> http2_upgrade(session::session& /*s*/, std::string_view /*settings*/,
+                                                           const exchange::request_head& /*h*/) {
+    return nullptr;
+  }
 
  protected:
   ~exchange_host() = default;
@@ -179,6 +186,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   // The first bytes are HTTP/2's preface: true when the session went (or
   // will go, once more bytes show it) to HTTP/2.
   bool prior_knowledge(byte_buffer*& input);
+  bool h2c_upgrade(byte_buffer*& input);
 
   context& context_;
   session::session& session_;

@@ -176,6 +176,10 @@ void protocol::start() {
   nghttp2_submit_settings(h2_, NGHTTP2_FLAG_NONE, entries, sizeof entries / sizeof entries[0]);
   // The connection's window: large, and given back as bytes arrive.
   nghttp2_session_set_local_window_size(h2_, NGHTTP2_FLAG_NONE, 0, 1 << 30);
+  if (upgrade_ && !start_upgraded_stream()) {
+    session_.close_now();
+    return;
+  }
   // Bytes that came before the switch (h2c with prior knowledge: the preface).
   if (!session_.input().empty()) {
     byte_buffer& input = session_.input();
@@ -184,9 +188,48 @@ void protocol::start() {
     in_receive_ = false;
     input = byte_buffer();
     if (n < 0) closing_ = true;
-    dispatch_ready();
   }
+  dispatch_ready();
   send();
+}
+
+// RFC 7540 3.2 (h2c by Upgrade): the request that asked for the switch is
+// stream 1, half-closed by the client, with the settings its HTTP2-Settings
+// field carried; its answer goes out as HTTP/2 after the 101.
+void protocol::expect_upgrade(std::string settings, const exchange::request_head& h) {
+  auto u = std::make_unique<upgrade_request>();
+  u->settings = std::move(settings);
+  u->is_head = h.is_head;
+  std::string_view host = h.find("host");
+  u->fields = {{":method", std::string(h.method)}, {":scheme", "http"}, {":path", std::string(h.target)},
+               {":authority", std::string(host)}};
+  for (size_t i = 0; i < h.field_count; ++i) {
+    std::string name(h.fields[i].name);
+    for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    // The fields of the HTTP/1 connection, not of the request (RFC 9113 8.2.2).
+    if (name == "host" || name == "connection" || name == "upgrade" || name == "http2-settings" ||
+        name == "keep-alive" || name == "proxy-connection" || name == "transfer-encoding" || name == "te") {
+      continue;
+    }
+    u->fields.emplace_back(std::move(name), std::string(h.fields[i].value));
+  }
+  upgrade_ = std::move(u);
+}
+
+bool protocol::start_upgraded_stream() {
+  std::unique_ptr<upgrade_request> u = std::move(upgrade_);
+  int rv = nghttp2_session_upgrade2(h2_, reinterpret_cast<const uint8_t*>(u->settings.data()), u->settings.size(),
+                                    u->is_head ? 1 : 0, nullptr);
+  if (rv != 0) {
+    log::write(log::level::info, "h2c upgrade from %s refused: %s", session_.peer_for_log(), nghttp2_strerror(rv));
+    return false;
+  }
+  stream* s = open_stream(1);
+  highest_stream_id_ = 1;
+  for (const auto& [name, value] : u->fields) add_field(*s, name, value);
+  s->headers_done = true;
+  start_stream(*s, true);
+  return true;
 }
 
 // --- input -------------------------------------------------------------------
@@ -253,35 +296,43 @@ int protocol::begin_frame(const nghttp2_frame_hd& hd) {
 
 int protocol::begin_headers(const nghttp2_frame* frame) {
   if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST) return 0;
+  open_stream(frame->hd.stream_id);
+  return 0;
+}
+
+protocol::stream* protocol::open_stream(int32_t id) {
   auto* s = new stream();
-  s->id = frame->hd.stream_id;
+  s->id = id;
   s->next = streams_;
   if (streams_ != nullptr) streams_->prev = s;
   streams_ = s;
   ++stream_count_;
   nghttp2_session_set_stream_user_data(h2_, s->id, s);
-  return 0;
+  return s;
 }
 
 int protocol::header(const nghttp2_frame* frame, std::string_view name, std::string_view value) {
   stream* s = find(frame->hd.stream_id);
-  if (s == nullptr) return 0;
-  // RFC 9113 6.5.2: each field counts its name, its value and 32.
-  s->list_bytes += name.size() + value.size() + 32;
-  if (s->list_bytes > context_.config.max_header_list_size) s->too_large = true;
-  if (s->too_large || s->headers_done) return 0;  // trailers are not passed on
-  auto at = static_cast<uint32_t>(s->head_bytes.size());
-  s->head_bytes.append(name);
-  s->head_bytes.append(value);
-  s->spans.push_back({at, static_cast<uint32_t>(name.size()), at + static_cast<uint32_t>(name.size()),
-                      static_cast<uint32_t>(value.size())});
-  int index = static_cast<int>(s->spans.size()) - 1;
-  if (name == ":method") s->method = index;
-  else if (name == ":path") s->path = index;
-  else if (name == ":scheme") s->scheme = index;
-  else if (name == ":authority") s->authority = index;
-  else if (name == "host") s->has_host = true;
+  if (s != nullptr) add_field(*s, name, value);
   return 0;
+}
+
+void protocol::add_field(stream& s, std::string_view name, std::string_view value) {
+  // RFC 9113 6.5.2: each field counts its name, its value and 32.
+  s.list_bytes += name.size() + value.size() + 32;
+  if (s.list_bytes > context_.config.max_header_list_size) s.too_large = true;
+  if (s.too_large || s.headers_done) return;  // trailers are not passed on
+  auto at = static_cast<uint32_t>(s.head_bytes.size());
+  s.head_bytes.append(name);
+  s.head_bytes.append(value);
+  s.spans.push_back({at, static_cast<uint32_t>(name.size()), at + static_cast<uint32_t>(name.size()),
+                      static_cast<uint32_t>(value.size())});
+  int index = static_cast<int>(s.spans.size()) - 1;
+  if (name == ":method") s.method = index;
+  else if (name == ":path") s.path = index;
+  else if (name == ":scheme") s.scheme = index;
+  else if (name == ":authority") s.authority = index;
+  else if (name == "host") s.has_host = true;
 }
 
 int protocol::frame_received(const nghttp2_frame* frame) {

@@ -103,6 +103,11 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   void on_exchange_news(exchange::exchange* x) override;
   void on_app_done(exchange::exchange* x) override;
 
+  // Before start(): the session comes from HTTP/1.1 by `Upgrade: h2c`;
+  // `settings` is its HTTP2-Settings field decoded, `h` the request (without
+  // a body) that is answered as stream 1.
+  void expect_upgrade(std::string settings, const exchange::request_head& h);
+
   // Streams open now (tests and probes).
   size_t open_streams() const { return stream_count_; }
 
@@ -120,6 +125,9 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   ssize_t read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t* flags);
 
   stream* find(int32_t id) const;
+  stream* open_stream(int32_t id);
+  void add_field(stream& s, std::string_view name, std::string_view value);
+  bool start_upgraded_stream();
   void start_stream(stream& s, bool body_ends);
   void dispatch_ready();
   bool answer_locally(stream& s);
@@ -142,6 +150,12 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   stream* streams_ = nullptr;  // every stream object, linked
   size_t stream_count_ = 0;
   std::vector<int32_t> ready_;  // streams whose head is complete, dispatched after the read
+  struct upgrade_request {
+    std::string settings;
+    bool is_head = false;
+    std::vector<std::pair<std::string, std::string>> fields;
+  };
+  std::unique_ptr<upgrade_request> upgrade_;  // until start()
   std::deque<int32_t> held_;    // streams ready for the app, waiting for one of this connection's to finish
   uint32_t in_app_ = 0;         // streams whose app has not finished
   int32_t highest_stream_id_ = -1;  // the highest the client opened (-1: none; +2 is then 1)

@@ -377,6 +377,14 @@ std::unique_ptr<session::protocol> server::http2_for(session::session& s) {
   return std::make_unique<http2::protocol>(h2_context_, s);
 }
 
+std::unique_ptr<session::protocol> server::http2_upgrade(session::session& s, std::string_view settings,
+                                                        const exchange::request_head& h) {
+  if (config_.http != http_versions::automatic) return nullptr;
+  auto p = std::make_unique<http2::protocol>(h2_context_, s);
+  p->expect_upgrade(std::string(settings), h);
+  return p;
+}
+
 // Too many requests wait for a runner: new connections wait in the
 // kernel's backlog instead of adding to the queue.
 void server::pause_accepting() {

@@ -193,6 +193,8 @@ class server final : private loop::io_handler,
   void websocket_closed(exchange::exchange& x, const ws::closed_record& r) override;
   std::unique_ptr<session::protocol> after_handshake(session::session& s, const net::tls_facts& facts) override;
   std::unique_ptr<session::protocol> http2_for(session::session& s) override;
+  std::unique_ptr<session::protocol> http2_upgrade(session::session& s, std::string_view settings,
+                                                   const exchange::request_head& h) override;
   void log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in);
   void count_request();  // a response (or a WebSocket) is done: max_requests counts it
   void retire(stop_reason why);
