@@ -234,3 +234,18 @@ def test_with_http_1_an_h2c_upgrade_is_answered_in_http1():
         assert out.stdout.rpartition("\n")[2] == "1.1", out.stderr
     finally:
         server.stop()
+
+
+def test_the_access_log_gives_http2_as_the_protocol(tmp_path):
+    log = tmp_path / "access.log"
+    server = Server(["--port", "0", "--access-log", "--access-logfile", str(log), WSGI]).start()
+    try:
+        out = subprocess.run(["curl", "-sS", "--http2-prior-knowledge", "-o", "/dev/null", "-w", "%{http_version}",
+                              f"http://127.0.0.1:{server.port}/info"], capture_output=True, text=True, timeout=20)
+        assert out.stdout == "2", out.stderr
+        deadline = time.monotonic() + 5
+        while not (log.exists() and '"GET /info HTTP/2.0" 200 ' in log.read_text()):
+            assert time.monotonic() < deadline, log.read_text() if log.exists() else "no access log"
+            time.sleep(0.05)
+    finally:
+        server.stop()
