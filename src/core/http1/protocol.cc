@@ -234,7 +234,13 @@ bool protocol::prior_knowledge(byte_buffer*& input) {
   std::unique_ptr<session::protocol> next = context_.host.http2_for(session_);
   if (!next) return false;  // HTTP/2 is not served: an HTTP/1 answer (505)
   if (n < preface.size()) return true;
-  // The bytes go with the session (out of the loop's shared buffer).
+  hand_off_to_http2(input, std::move(next));
+  return true;
+}
+
+// The bytes read after the switch (the client's preface, its first
+// frames) go with the session, out of the loop's shared buffer.
+void protocol::hand_off_to_http2(byte_buffer*& input, std::unique_ptr<session::protocol> next) {
   byte_buffer& own = session_.input();
   if (input != &own) {
     own.append(input->view());
@@ -244,7 +250,6 @@ bool protocol::prior_knowledge(byte_buffer*& input) {
   }
   handed_off_ = true;
   session_.hand_to(std::move(next));
-  return true;
 }
 
 namespace {
@@ -276,7 +281,7 @@ bool decode_base64url(std::string_view text, std::string& out) {
 
 }  // namespace
 
-// RFC 7540 3.2: `Upgrade: h2c` with one HTTP2-Settings field, on a plain
+// RFC 7540 3.2: `Upgrade: h2c` with an HTTP2-Settings field, on a plain
 // connection, switches to HTTP/2 with a 101 when the request has no body
 // (one with a body, or a malformed settings field, is served as HTTP/1.1,
 // as the RFC lets a server do). The request is then stream 1's.
@@ -293,16 +298,7 @@ bool protocol::h2c_upgrade(byte_buffer*& input) {
       std::string_view("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n"));
   current_.detach()->release();  // the HTTP/2 protocol keeps its own copy of the request
   state_ = state::reading;
-  // What came after the request (the client's preface) goes with the session.
-  byte_buffer& own = session_.input();
-  if (input != &own) {
-    own.append(input->view());
-    input->clear();
-    session_.context().shared_input.lent = false;
-    input = &own;
-  }
-  handed_off_ = true;
-  session_.hand_to(std::move(next));
+  hand_off_to_http2(input, std::move(next));
   return true;
 }
 

@@ -187,6 +187,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   // will go, once more bytes show it) to HTTP/2.
   bool prior_knowledge(byte_buffer*& input);
   bool h2c_upgrade(byte_buffer*& input);
+  void hand_off_to_http2(byte_buffer*& input, std::unique_ptr<session::protocol> next);
 
   context& context_;
   session::session& session_;
