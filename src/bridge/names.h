@@ -16,6 +16,8 @@ struct interned_names {
   PyObject* type;
   PyObject* body;
   PyObject* more_body;
+  PyObject* trailers;
+  PyObject* more_trailers;
   PyObject* status;
   PyObject* headers;
   PyObject* path;
@@ -36,6 +38,7 @@ struct interned_names {
   PyObject* response_start;
   PyObject* response_body;
   PyObject* response_pathsend;
+  PyObject* response_trailers;
   PyObject* v1_1;
   PyObject* v1_0;
   PyObject* v2;

@@ -194,7 +194,8 @@ def read_response(sock: socket.socket, head_only: bool = False) -> tuple[int, di
             size_line = reader.read_until(b"\r\n")
             size = int(size_line.split(b";")[0], 16)
             if size == 0:
-                reader.read_until(b"\r\n")
+                while reader.read_until(b"\r\n") != b"\r\n":  # the trailer section's lines, then its end
+                    pass
                 break
             body += reader.read_exact(size)
             reader.read_exact(2)

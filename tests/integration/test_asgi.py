@@ -219,6 +219,38 @@ def test_pathsend_sends_the_file(asgi):
     assert r.content == bytes(range(256)) * 2048
 
 
+def test_trailers_follow_the_last_chunk_and_the_connection_is_kept(asgi):
+    s = asgi.connect()
+    s.sendall(b"GET /trailers HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+    received = read_until_closed(s)
+    head, _, rest = received.partition(b"\r\n\r\n")
+    assert b"transfer-encoding: chunked" in head.lower()
+    body, _, second = rest.partition(b"HTTP/1.1 ")
+    # Both trailer messages (more_trailers), in order, after the last chunk.
+    assert body == b"4\r\none \r\n4\r\ntwo \r\n0\r\nx-checksum: c1\r\nX-Status: 0\r\n\r\n", body
+    assert second.startswith(b"200 OK") and second.endswith(b"Hello, World!")
+    assert "http.response.trailers" in get(asgi, "/echo").json()["extensions"]
+
+
+def test_trailers_are_dropped_from_a_body_framed_by_content_length(asgi):
+    s = asgi.connect()
+    s.sendall(b"GET /trailers?length=1 HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+    status, headers, body, _ = read_response(s)
+    assert status == 200 and headers["content-length"] == "8" and body == b"one two "
+    status, _, body, _ = read_response(s)  # nothing stray between the two answers
+    assert status == 200 and body == b"Hello, World!"
+    assert wait_for_record(asgi, "/trailers sent length=True"), calls(asgi)
+
+
+def test_an_app_that_returns_without_its_promised_trailers_leaves_the_response_cut(asgi):
+    s = asgi.connect()
+    s.sendall(b"GET /trailers-missing HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+    received = read_until_closed(s)
+    assert b"no trailers follow" in received and not received.endswith(b"0\r\n\r\n"), received
+    assert b"Hello, World!" not in received, "the connection was reused after the cut response"
+    assert get(asgi, "/hello").status_code == 200
+
+
 def test_a_server_sent_events_loop_ends_when_the_client_goes_away(asgi):
     s = asgi.connect()
     s.sendall(b"GET /sse?tag=sse1 HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -286,7 +318,9 @@ def test_an_app_that_raises_after_starting_closes_the_connection_without_a_secon
 
 
 @pytest.mark.parametrize("path,error", [("/start-twice", "RuntimeError"), ("/body-after-end", "RuntimeError"),
-                                        ("/bad-header", "ValueError"), ("/bad-header-value", "ValueError")])
+                                        ("/bad-header", "ValueError"), ("/bad-header-value", "ValueError"),
+                                        ("/trailers-undeclared", "RuntimeError"), ("/trailers-early", "RuntimeError"),
+                                        ("/trailers-forbidden", "ValueError")])
 def test_a_protocol_error_is_raised_to_the_app_and_the_connection_closed(asgi, path, error):
     s = asgi.connect()
     s.sendall(b"GET %s HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n" % path.encode())

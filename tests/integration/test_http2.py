@@ -75,6 +75,29 @@ def test_many_streams_at_once_on_one_connection_each_get_their_own_answer(served
     client.close()
 
 
+@pytest.mark.parametrize("shape", ["pump-uvloop", "inverted-asyncio"])
+@pytest.mark.parametrize("tls", [True, False], ids=["h2", "h2c"])
+def test_asgi_trailers_come_in_a_last_headers_frame_that_ends_the_stream(shape, tls, tls_certificates):
+    args = [*ASGI_SHAPES[shape], *(tls_args(tls_certificates) if tls else [])]
+    server = Server(["--port", "0", *args, "tests.integration.apps.asgi_apps:app"]).start()
+    try:
+        client = H2Client(server, tls=tls)
+        sids = [client.request("/trailers") for _ in range(5)]
+        missing = client.request("/trailers-missing")
+        assert client.wait(lambda: all(client.finished(s) for s in [*sids, missing]))
+        for sid in sids:
+            r = client.responses[sid]
+            assert r.status == 200 and bytes(r.data) == b"one two " and r.ended and r.reset is None
+            # Both trailer messages, names in lower case, after every DATA frame.
+            assert r.trailers == [("x-checksum", "c1"), ("x-status", "0")], r.trailers
+        # Without the trailers it promised, the stream is reset rather than ended as if whole.
+        assert client.responses[missing].reset is not None and not client.responses[missing].ended
+        assert client.get("/hello").status == 200  # the connection goes on
+        client.close()
+    finally:
+        server.stop()
+
+
 def test_a_slow_stream_does_not_hold_back_a_fast_one(served):
     if "--blocking-threads" in served.args and served.args[served.args.index("--blocking-threads") + 1] == "0":
         pytest.skip("the inline shape runs one app call at a time on the loop thread (README: Limits)")

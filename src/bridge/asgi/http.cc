@@ -1,7 +1,7 @@
 // The HTTP scope and its messages: the scope built from the exchange's head
 // (a WebSocket's too: websocket.cc has its messages), receive()'s
 // http.request and http.disconnect events, and send()'s http.response.start,
-// http.response.body and http.response.pathsend.
+// http.response.body, http.response.pathsend and http.response.trailers.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -329,8 +329,9 @@ PyObject* asgi_runner::receive(asgi_request* r, uint64_t generation) {
   return pending_future(r->receive_future);
 }
 
-// The message's "headers" (pairs of bytes), onto the response begun.
-bool asgi_runner::add_app_headers(asgi_request* r, PyObject* message) {
+// The message's "headers" (pairs of bytes), onto the response begun, or as
+// its trailers.
+bool asgi_runner::add_app_headers(asgi_request* r, PyObject* message, bool trailers) {
   exchange::exchange& s = *r->s;
   PyObject* headers = PyDict_GetItemWithError(message, names.headers);
   if (headers == nullptr || headers == Py_None) return !PyErr_Occurred();
@@ -346,9 +347,10 @@ bool asgi_runner::add_app_headers(asgi_request* r, PyObject* message) {
       r->protocol_error = true;
       return false;
     }
-    if (!s.add_header(name, value)) {
+    if (!(trailers ? s.add_trailer(name, value) : s.add_header(name, value))) {
       r->protocol_error = true;
-      PyErr_Format(PyExc_ValueError, "invalid response header %R", item.get());
+      PyErr_Format(PyExc_ValueError, trailers ? "invalid response trailer %R" : "invalid response header %R",
+                   item.get());
       return false;
     }
   }
@@ -376,7 +378,12 @@ PyObject* asgi_runner::send_start(asgi_request* r, PyObject* message) {
     return nullptr;
   }
   s.begin_response(static_cast<int>(status), status_line(static_cast<int>(status)));
-  if (!add_app_headers(r, message)) return nullptr;
+  if (!add_app_headers(r, message, false)) return nullptr;
+  if (!r->websocket) {
+    PyObject* trailers = PyDict_GetItemWithError(message, names.trailers);
+    if (trailers == nullptr && PyErr_Occurred()) return nullptr;
+    r->trailers_expected = trailers != nullptr && PyObject_IsTrue(trailers) == 1;
+  }
   r->response_started = true;
   Py_INCREF(Py_None);
   return resolved(Py_None);
@@ -389,9 +396,9 @@ PyObject* asgi_runner::send_body(asgi_request* r, PyObject* message) {
     PyErr_SetString(PyExc_RuntimeError, "http.response.body sent before http.response.start");
     return nullptr;
   }
-  if (r->response_complete) {
+  if (r->response_complete || r->body_complete) {
     r->protocol_error = true;
-    PyErr_SetString(PyExc_RuntimeError, "http.response.body sent after the response was complete");
+    PyErr_SetString(PyExc_RuntimeError, "http.response.body sent after the response body was complete");
     return nullptr;
   }
   PyObject* body = PyDict_GetItemWithError(message, names.body);
@@ -415,10 +422,7 @@ PyObject* asgi_runner::send_body(asgi_request* r, PyObject* message) {
     return nullptr;
   }
   if (!more) {
-    s.finish();
-    r->response_complete = true;
-    // A task listening for the disconnect learns the response is over.
-    if (r->receive_future) settle(r->receive_future, disconnect_event());
+    end_of_body(r);
   } else {
     s.flush();  // a streamed piece goes out now
   }
@@ -433,7 +437,7 @@ PyObject* asgi_runner::send_body(asgi_request* r, PyObject* message) {
 
 PyObject* asgi_runner::send_pathsend(asgi_request* r, PyObject* message) {
   exchange::exchange& s = *r->s;
-  if (!r->response_started || r->response_complete) {
+  if (!r->response_started || r->response_complete || r->body_complete) {
     r->protocol_error = true;
     PyErr_SetString(PyExc_RuntimeError, "http.response.pathsend outside a started, unfinished response");
     return nullptr;
@@ -463,9 +467,43 @@ PyObject* asgi_runner::send_pathsend(asgi_request* r, PyObject* message) {
     PyErr_SetString(client_disconnected_type, "the client disconnected");
     return nullptr;
   }
-  s.finish();
+  end_of_body(r);
+  Py_INCREF(Py_None);
+  return resolved(Py_None);
+}
+
+// The last of the body went: the response is complete, unless its start
+// asked for trailers, which are then awaited.
+void asgi_runner::end_of_body(asgi_request* r) {
+  if (r->trailers_expected) {
+    r->body_complete = true;
+    r->s->flush();
+    return;
+  }
+  r->s->finish();
   r->response_complete = true;
+  // A task listening for the disconnect learns the response is over.
   if (r->receive_future) settle(r->receive_future, disconnect_event());
+}
+
+// http.response.trailers: fields after the body, in one message or several
+// (more_trailers). HTTP/1 sends them after a chunked body, HTTP/2 in a last
+// HEADERS frame.
+PyObject* asgi_runner::send_trailers(asgi_request* r, PyObject* message) {
+  if (!r->body_complete || r->response_complete) {
+    r->protocol_error = true;
+    PyErr_SetString(PyExc_RuntimeError,
+                    r->trailers_expected ? "http.response.trailers sent before the response body was complete"
+                                         : "http.response.trailers without trailers: True in http.response.start");
+    return nullptr;
+  }
+  if (!add_app_headers(r, message, true)) return nullptr;
+  PyObject* more_obj = PyDict_GetItemWithError(message, names.more_trailers);
+  if (more_obj == nullptr && PyErr_Occurred()) return nullptr;
+  if (more_obj == nullptr || PyObject_IsTrue(more_obj) != 1) {
+    r->trailers_expected = false;
+    end_of_body(r);
+  }
   Py_INCREF(Py_None);
   return resolved(Py_None);
 }
@@ -497,6 +535,7 @@ PyObject* asgi_runner::send(asgi_request* r, uint64_t generation, PyObject* mess
     if (same_text(type, names.response_body)) return send_body(r, message);
     if (same_text(type, names.response_start)) return send_start(r, message);
     if (same_text(type, names.response_pathsend)) return send_pathsend(r, message);
+    if (same_text(type, names.response_trailers)) return send_trailers(r, message);
   }
   r->protocol_error = true;
   PyErr_Format(PyExc_ValueError, "unexpected ASGI message type %R for an HTTP request", type);

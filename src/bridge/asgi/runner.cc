@@ -127,7 +127,8 @@ bool asgi_runner::make_templates(const asgi_options& options) {
     t.asgi = py_ref::steal(Py_BuildValue("{O:s,O:s}", version.get(), "3.0", spec_version.get(),
                                          is_websocket ? "2.5" : "2.4"));
     t.extensions = py_ref::steal(is_websocket ? Py_BuildValue("{s:{}}", "websocket.http.response")
-                                              : Py_BuildValue("{s:{}}", "http.response.pathsend"));
+                                              : Py_BuildValue("{s:{},s:{}}", "http.response.pathsend",
+                                                              "http.response.trailers"));
     return t.asgi && t.extensions;
   };
   return build(http_templates_, false) && build(websocket_templates_, true) && !PyErr_Occurred();
@@ -260,6 +261,8 @@ bool asgi_runner::start_request(exchange::exchange* s) {
   r->request_complete = false;
   r->response_started = false;
   r->response_complete = false;
+  r->trailers_expected = false;
+  r->body_complete = false;
   r->protocol_error = false;
   r->websocket = s->upgrade().websocket();
   r->phase = asgi_request::ws_phase::connecting;
@@ -364,7 +367,9 @@ void asgi_runner::finish(asgi_request* r, uint64_t generation, PyObject* error) 
     PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error)), error);
     log_exception("the ASGI application raised", &s);
   } else if (!r->response_complete && !s.cancelled()) {
-    log::write(log::level::error, "the ASGI application returned without completing its response");
+    log::write(log::level::error, r->body_complete
+                                      ? "the ASGI application returned without the trailers its response start promised"
+                                      : "the ASGI application returned without completing its response");
   }
   if (!r->websocket && (!r->response_complete || r->protocol_error)) {
     // The answer owed is a failure: given (if nothing went out yet), and

@@ -51,7 +51,9 @@ struct asgi_request final : exchange::app_waker, handoff::notice_link {
   py_ref scope;
   bool request_complete = false;   // the last http.request (more_body false) went out
   bool response_started = false;   // http.response.start was sent
-  bool response_complete = false;  // the last body (more_body false) was sent
+  bool response_complete = false;  // the last body (more_body false) was sent, and the last trailers if asked for
+  bool trailers_expected = false;  // http.response.start said trailers: True
+  bool body_complete = false;      // the last body went, trailers are awaited
   bool protocol_error = false;     // the app broke the protocol: close after
   // A WebSocket (the core offered the switch): where its handshake stands.
   enum class ws_phase : uint8_t {
@@ -153,7 +155,7 @@ class asgi_runner final : public server::dispatcher {
   bool add_tls_extension(PyObject* extensions, const net::tls_facts& tls);
   bool make_templates(const asgi_options& options);
   bool make_listener_addresses(const asgi_options& options);
-  bool add_app_headers(asgi_request* r, PyObject* message);
+  bool add_app_headers(asgi_request* r, PyObject* message, bool trailers);
   PyObject* event_for(asgi_request* r, bool& ready);
   // WebSocket (websocket.cc).
   PyObject* websocket_event(asgi_request* r, bool& ready);
@@ -168,6 +170,8 @@ class asgi_runner final : public server::dispatcher {
   PyObject* send_start(asgi_request* r, PyObject* message);
   PyObject* send_body(asgi_request* r, PyObject* message);
   PyObject* send_pathsend(asgi_request* r, PyObject* message);
+  PyObject* send_trailers(asgi_request* r, PyObject* message);
+  void end_of_body(asgi_request* r);
   PyObject* resolved(PyObject* value);
   PyObject* pending_future(py_ref& slot);
   void settle(py_ref& future, PyObject* value);

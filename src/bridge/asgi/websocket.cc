@@ -178,7 +178,7 @@ PyObject* asgi_runner::websocket_accept(asgi_request* r, PyObject* message) {
   } else if (PyErr_Occurred()) {
     return nullptr;
   }
-  if (!add_app_headers(r, message)) return nullptr;
+  if (!add_app_headers(r, message, false)) return nullptr;
   s.finish();  // the switch: messages flow from now on
   r->response_started = true;
   r->response_complete = true;

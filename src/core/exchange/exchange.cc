@@ -564,6 +564,16 @@ bool exchange::add_header(std::string_view name, std::string_view value) {
   return true;
 }
 
+bool exchange::add_trailer(std::string_view name, std::string_view value) {
+  if (!valid_field_name(name) || !valid_field_value(value) || forbidden_in_trailer(name) ||
+      util::equals_ignore_case(name, "keep-alive") || util::equals_ignore_case(name, "upgrade") ||
+      util::equals_ignore_case(name, "proxy-connection")) {
+    return false;
+  }
+  response_.trailers.add(name, value);
+  return true;
+}
+
 // A body over the size limit found while the app ran: whatever the app
 // answers (often a 500 of its own, from the read that failed), the client
 // gets the 413 while nothing has gone out yet. Returns true when it did.
@@ -738,7 +748,7 @@ void exchange::finish() {
   response_.finished = true;
   if (!response_.committed) commit(true);
   if (response_.chunked) {
-    wire_->end_body(app_out_.bytes());
+    wire_->end_body(response_, app_out_.bytes());
   } else if (response_.length >= 0 && !response_.no_body && response_.sent < static_cast<uint64_t>(response_.length)) {
     log::write(log::level::error, "the application sent less than its Content-Length; closing the connection");
     close_after_.store(true, std::memory_order_release);

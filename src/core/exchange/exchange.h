@@ -163,6 +163,10 @@ class exchange final : public handoff::notice_link {
   // The connection's own fields (Connection, Keep-Alive, Transfer-Encoding)
   // are the protocol's: they are taken note of, not added.
   bool add_header(std::string_view name, std::string_view value);
+  // A field sent after the body, before finish(); false (nothing added)
+  // when it is invalid, frames or routes the message, or is the
+  // connection's own.
+  bool add_trailer(std::string_view name, std::string_view value);
   bool has_content_length() const { return response_.length >= 0; }
   bool response_committed() const { return response_.committed; }
   int response_status() const { return response_.status; }
@@ -170,6 +174,7 @@ class exchange final : public handoff::notice_link {
   // carried and its fields (for the access log).
   uint64_t response_body_bytes() const { return response_.sent; }
   const field_list& response_fields() const { return response_.fields; }
+  const field_list& response_trailers() const { return response_.trailers; }
 
   enum class send_status : uint8_t { accepted, pending, gone };
   // Queues body bytes (committing the head first). `pending`: nothing was

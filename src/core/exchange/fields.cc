@@ -20,6 +20,15 @@ bool valid_field_value(std::string_view value) {
   return true;
 }
 
+bool forbidden_in_trailer(std::string_view name) {
+  static constexpr std::string_view names[] = {"content-length", "transfer-encoding", "host",
+                                               "connection", "te", "trailer", "expect"};
+  for (std::string_view n : names) {
+    if (util::equals_ignore_case(name, n)) return true;
+  }
+  return false;
+}
+
 std::string_view field_list::find(std::string_view name) const {
   std::string_view found;
   bool seen = false;

@@ -43,6 +43,10 @@ inline bool is_field_value_char(unsigned char c) { return detail::field_value_ta
 // but HTAB): what an app may put in a response field.
 bool valid_field_name(std::string_view name);
 bool valid_field_value(std::string_view value);
+// Fields that must not appear in a trailer section, either way: they frame,
+// route or control the message, and a trailer that arrives after the body
+// cannot honour them (RFC 9110 section 6.5.1).
+bool forbidden_in_trailer(std::string_view name);
 
 // "OK" for 200, and so on; "" for a code it does not know.
 const char* status_reason(int status);

@@ -25,6 +25,12 @@ struct response_state {
   // HTTP/1 writes on its status line (HTTP/2 sends the code alone).
   std::string status_line;
   field_list fields;       // the app's own fields, validated; the connection's are the protocol's
+  // Fields the app sends after the body (ASGI's http.response.trailers).
+  // HTTP/1 writes them after the last chunk, and drops them from a body
+  // framed by Content-Length or an HTTP/1.0 response; HTTP/2 sends them in
+  // a HEADERS frame after the last DATA, reading them on the loop side once
+  // the app side is done.
+  field_list trailers;
   int64_t length = -1;     // the app's Content-Length, -1 if none
   uint64_t sent = 0;       // body bytes queued so far
   bool app_wants_close = false;  // the app said Connection: close
@@ -45,6 +51,7 @@ struct response_state {
     status = 0;
     status_line.clear();
     fields.clear();
+    trailers.clear();
     length = -1;
     sent = 0;
     app_wants_close = app_date = app_server = strict_keep_alive = false;
@@ -70,10 +77,11 @@ class response_wire {
   // r.no_body and r.chunked, and r.length when it must be zero). Returns
   // true when the connection must close after this response.
   virtual bool write_head(response_state& r, const commit_facts& facts, byte_buffer& out) const = 0;
-  // Around each body piece of a chunked response, and after the last.
+  // Around each body piece of a chunked response, and after the last (with
+  // r.trailers).
   virtual void begin_piece(size_t length, byte_buffer& out) const = 0;
   virtual void end_piece(byte_buffer& out) const = 0;
-  virtual void end_body(byte_buffer& out) const = 0;
+  virtual void end_body(const response_state& r, byte_buffer& out) const = 0;
 
  protected:
   ~response_wire() = default;

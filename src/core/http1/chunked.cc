@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/exchange/fields.h"
 #include "core/http1/parser.h"
 #include "core/util/text.h"
 
@@ -53,17 +54,6 @@ bool valid_extensions(std::string_view s) {
       return false;
     }
   }
-}
-
-// Fields that must not appear in a trailer section: they frame, route or
-// control the message and a trailer arriving after the body cannot honour them.
-bool forbidden_in_trailer(std::string_view name) {
-  static constexpr std::string_view names[] = {"content-length", "transfer-encoding", "host",
-                                               "connection", "te", "trailer", "expect"};
-  for (std::string_view n : names) {
-    if (util::equals_ignore_case(name, n)) return true;
-  }
-  return false;
 }
 
 chunked_decoder::step_result error(size_t consumed, const char* reason) {
@@ -151,7 +141,7 @@ bool chunked_decoder::trailer_line(const char* in, size_t len, size_t& pos, step
     for (unsigned char c : line.substr(colon + 1)) {
       if (!is_field_value_char(c)) problem = "invalid octet in trailer field";
     }
-    if (problem == nullptr && forbidden_in_trailer(line.substr(0, colon))) problem = "forbidden field in trailer";
+    if (problem == nullptr && exchange::forbidden_in_trailer(line.substr(0, colon))) problem = "forbidden field in trailer";
   }
   if (problem == nullptr) return false;
   out = error(pos, problem);

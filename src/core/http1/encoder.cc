@@ -108,4 +108,20 @@ bool encoder::write_head(exchange::response_state& r, const exchange::commit_fac
   return !keep;
 }
 
+// The last chunk, then the trailer section (RFC 9112 section 7.1.2).
+void encoder::end_body(const exchange::response_state& r, byte_buffer& out) const {
+  if (r.trailers.empty()) {
+    out.append(last_chunk);
+    return;
+  }
+  out.append("0\r\n", 3);
+  r.trailers.for_each([&](std::string_view name, std::string_view value) {
+    out.append(name);
+    out.append(": ", 2);
+    out.append(value);
+    out.append("\r\n", 2);
+  });
+  out.append("\r\n", 2);
+}
+
 }  // namespace baton::http1

@@ -57,7 +57,7 @@ class encoder final : public exchange::response_wire {
   bool write_head(exchange::response_state& r, const exchange::commit_facts& facts, byte_buffer& out) const override;
   void begin_piece(size_t length, byte_buffer& out) const override { append_chunk_header(out, length); }
   void end_piece(byte_buffer& out) const override { out.append("\r\n", 2); }
-  void end_body(byte_buffer& out) const override { out.append(last_chunk); }
+  void end_body(const exchange::response_state& r, byte_buffer& out) const override;
 
  private:
   std::string server_line_;  // "server: baton\r\n", or empty

@@ -122,6 +122,13 @@ struct callbacks {
 
 namespace {
 
+// A field for nghttp2, which copies what it points to when it is submitted.
+nghttp2_nv name_value(std::string_view name, std::string_view value) {
+  return {reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),
+          reinterpret_cast<uint8_t*>(const_cast<char*>(value.data())), name.size(), value.size(),
+          NGHTTP2_NV_FLAG_NONE};
+}
+
 // One set of callbacks and options for every session of the process.
 struct shared_setup {
   nghttp2_session_callbacks* calls = nullptr;
@@ -610,13 +617,8 @@ void protocol::take_output(stream& s) {
     nva.reserve(head.fields.size() + 1);
     char status[4];
     std::snprintf(status, sizeof status, "%03d", head.status);
-    nva.push_back({reinterpret_cast<uint8_t*>(const_cast<char*>(":status")), reinterpret_cast<uint8_t*>(status), 7, 3,
-                   NGHTTP2_NV_FLAG_NONE});
-    for (const head_record::field& f : head.fields) {
-      nva.push_back({reinterpret_cast<uint8_t*>(const_cast<char*>(f.name.data())),
-                     reinterpret_cast<uint8_t*>(const_cast<char*>(f.value.data())), f.name.size(), f.value.size(),
-                     NGHTTP2_NV_FLAG_NONE});
-    }
+    nva.push_back(name_value(":status", {status, 3}));
+    for (const head_record::field& f : head.fields) nva.push_back(name_value(f.name, f.value));
     nghttp2_data_provider body{};
     body.read_callback = callbacks::read_body;
     s.head_sent = true;
@@ -651,6 +653,7 @@ ssize_t protocol::read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t
       return into.filled() > 0 ? static_cast<ssize_t>(into.filled()) : static_cast<ssize_t>(NGHTTP2_ERR_DEFERRED);
     }
     *flags |= NGHTTP2_DATA_FLAG_EOF;
+    if (!s->x->response_trailers().empty() && submit_trailers(*s)) *flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;
     return static_cast<ssize_t>(into.filled());
   }
   if (into.filled() == 0) {
@@ -658,6 +661,21 @@ ssize_t protocol::read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t
     return NGHTTP2_ERR_DEFERRED;
   }
   return static_cast<ssize_t>(into.filled());
+}
+
+// The app's trailers as the stream's last HEADERS frame (it ends the
+// stream), names in lower case. Loop side, once the app side is done.
+bool protocol::submit_trailers(stream& s) {
+  std::string names;
+  std::vector<nghttp2_nv> nva;
+  s.x->response_trailers().for_each([&](std::string_view name, std::string_view) { names.append(name); });
+  for (char& c : names) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  size_t at = 0;
+  s.x->response_trailers().for_each([&](std::string_view name, std::string_view value) {
+    nva.push_back(name_value({names.data() + at, name.size()}, value));
+    at += name.size();
+  });
+  return nghttp2_submit_trailer(h2_, s.id, nva.data(), nva.size()) == 0;  // nghttp2 copies them
 }
 
 // Frames what nghttp2 has to send into the session's output, while that

@@ -138,6 +138,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   void start_held();
   void take_output(stream& s);
   void give_back_window(stream& s);
+  bool submit_trailers(stream& s);
   void send();
   void finish_if_done();
   bool count_control_frame();

@@ -30,7 +30,7 @@ class wire final : public exchange::response_wire {
   bool write_head(exchange::response_state& r, const exchange::commit_facts& facts, byte_buffer& out) const override;
   void begin_piece(size_t, byte_buffer&) const override {}
   void end_piece(byte_buffer&) const override {}
-  void end_body(byte_buffer&) const override {}
+  void end_body(const exchange::response_state&, byte_buffer&) const override {}
 
  private:
   std::string server_;

@@ -186,13 +186,31 @@ async def app(scope, receive, send):
                     "headers": [(b"content-type", b"application/octet-stream")]})
         await send({"type": "http.response.pathsend", "path": FILE_PATH})
         return
+    if path == "/trailers":
+        # Two trailer messages after a streamed body (more_trailers), as a
+        # gRPC-style app sends its status once the body is done.
+        headers = [(b"content-type", b"text/plain")]
+        if "length" in q:
+            headers.append((b"content-length", b"8"))
+        await send({"type": "http.response.start", "status": 200, "trailers": True, "headers": headers})
+        await send({"type": "http.response.body", "body": b"one ", "more_body": True})
+        await send({"type": "http.response.body", "body": b"two "})
+        await send({"type": "http.response.trailers", "headers": [(b"x-checksum", b"c1")], "more_trailers": True})
+        await send({"type": "http.response.trailers", "headers": [(b"X-Status", b"0")]})
+        record(f"/trailers sent length={'length' in q}")
+        return
+    if path == "/trailers-missing":
+        await send({"type": "http.response.start", "status": 200, "trailers": True, "headers": []})
+        await send({"type": "http.response.body", "body": b"no trailers follow"})
+        return
     if path == "/raise-before-start":
         raise ValueError("the app failed before starting its response")
     if path == "/raise-after-start":
         await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
         await send({"type": "http.response.body", "body": b"partial", "more_body": True})
         raise ValueError("the app failed after starting its response")
-    if path in ("/start-twice", "/body-after-end", "/bad-header", "/bad-header-value"):
+    if path in ("/start-twice", "/body-after-end", "/bad-header", "/bad-header-value", "/trailers-undeclared",
+                "/trailers-forbidden", "/trailers-early"):
         try:
             if path == "/start-twice":
                 await send({"type": "http.response.start", "status": 200, "headers": []})
@@ -200,6 +218,14 @@ async def app(scope, receive, send):
             elif path == "/body-after-end":
                 await respond(send, body=b"done")
                 await send({"type": "http.response.body", "body": b"more"})
+            elif path == "/trailers-undeclared":
+                await respond(send, body=b"done")
+                await send({"type": "http.response.trailers", "headers": [(b"x-late", b"1")]})
+            elif path in ("/trailers-forbidden", "/trailers-early"):
+                await send({"type": "http.response.start", "status": 200, "trailers": True, "headers": []})
+                await send({"type": "http.response.body", "body": b"body",
+                            "more_body": path == "/trailers-early"})
+                await send({"type": "http.response.trailers", "headers": [(b"content-length", b"4")]})
             elif path == "/bad-header":
                 await send({"type": "http.response.start", "status": 200, "headers": [(b"bad header", b"x")]})
             else:

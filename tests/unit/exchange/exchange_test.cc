@@ -41,7 +41,7 @@ struct test_wire final : x::response_wire {
   }
   void begin_piece(size_t, baton::byte_buffer&) const override {}
   void end_piece(baton::byte_buffer&) const override {}
-  void end_body(baton::byte_buffer&) const override {}
+  void end_body(const baton::exchange::response_state&, baton::byte_buffer&) const override {}
 };
 const test_wire wire;
 

@@ -29,6 +29,16 @@ TEST(StatusReason, KnowsTheServersOwnStatuses) {
   EXPECT_STREQ(x::status_reason(299), "");
 }
 
+TEST(ForbiddenInTrailer, RefusesFramingRoutingAndControlFieldsInAnyCase) {
+  for (std::string_view name : {"Content-Length"sv, "transfer-encoding"sv, "HOST"sv, "connection"sv, "TE"sv,
+                                "trailer"sv, "expect"sv}) {
+    EXPECT_TRUE(x::forbidden_in_trailer(name)) << name;
+  }
+  for (std::string_view name : {"x-checksum"sv, "grpc-status"sv, "server-timing"sv, "content-lengths"sv}) {
+    EXPECT_FALSE(x::forbidden_in_trailer(name)) << name;
+  }
+}
+
 TEST(ValidFieldName, AcceptsTokens) {
   EXPECT_TRUE(x::valid_field_name("Content-Type"));
   EXPECT_TRUE(x::valid_field_name("x"));

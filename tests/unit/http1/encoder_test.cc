@@ -124,4 +124,24 @@ TEST(SimpleResponse, AppendsAfterExistingBytes) {
             "\r\n");
 }
 
+TEST(EndBody, WritesTheLastChunkAloneWithoutTrailers) {
+  h::encoder e("");
+  baton::exchange::response_state r;
+  baton::byte_buffer out;
+  e.end_body(r, out);
+  EXPECT_EQ(out.view(), "0\r\n\r\n");
+}
+
+TEST(EndBody, WritesTheTrailerSectionAfterTheLastChunkInOrder) {
+  h::encoder e("");
+  baton::exchange::response_state r;
+  r.trailers.add("X-Checksum", "c1");
+  r.trailers.add("grpc-status", "0");
+  baton::byte_buffer out;
+  e.end_body(r, out);
+  EXPECT_EQ(out.view(), "0\r\nX-Checksum: c1\r\ngrpc-status: 0\r\n\r\n");
+  r.reset();
+  EXPECT_TRUE(r.trailers.empty());  // a kept-alive connection's next response starts without them
+}
+
 }  // namespace
