@@ -98,6 +98,81 @@ def test_asgi_trailers_come_in_a_last_headers_frame_that_ends_the_stream(shape, 
         server.stop()
 
 
+def test_a_trickling_body_is_cut_at_the_body_timeout_while_its_connection_serves_others():
+    server = Server(["--port", "0", *SHAPES["pool-4"], "--body-read-timeout", "1.5", WSGI]).start()
+    try:
+        client = H2Client(server)
+        trickle = client.request("/echo", method="POST", headers=[("content-length", "1000")], end=False)
+        started = time.monotonic()
+        while time.monotonic() - started < 5 and not client.finished(trickle):
+            client.conn.send_data(trickle, b"x")
+            client.flush()
+            fast = client.get("/info", timeout=0.5)  # the same connection keeps serving meanwhile
+            assert fast.status == 200
+            client.wait(lambda: client.finished(trickle), 0.2)
+        elapsed = time.monotonic() - started
+        assert client.responses[trickle].reset == 8, client.responses[trickle]  # CANCEL
+        assert 1.4 < elapsed < 3.5, elapsed
+        assert server.wait_for_log("not whole in time (408), HTTP/2 stream 1")
+        client.close()
+    finally:
+        server.stop()
+
+
+def test_the_body_timeout_stops_while_the_app_keeps_the_window_shut():
+    # The app waits 2.5 s before reading (past the 1 s body timeout) while a
+    # 64 KiB window holds the rest of a 400 KiB body back: the client could
+    # not send, so the body is not late.
+    server = Server(["--port", "0", *SHAPES["pool-4"], "--body-read-timeout", "1", "--h2-initial-window-size",
+                     "65535", WSGI]).start()
+    try:
+        client = H2Client(server)
+        body = bytes(range(256)) * 1600
+        sid = client.request("/echo?wait=2500", method="POST", body=body)
+        assert client.wait(lambda: client.finished(sid), 10)
+        r = client.responses[sid]
+        assert r.reset is None and r.status == 200 and bytes(r.data) == body
+        client.close()
+    finally:
+        server.stop()
+
+
+def test_one_wsgi_read_of_a_body_larger_than_the_stream_window_completes():
+    # Django's request.body: one read() of all of it, which the loop fills
+    # straight into the app's buffer, window after window.
+    server = Server(["--port", "0", *SHAPES["pool-4"], WSGI]).start()
+    try:
+        client = H2Client(server)
+        body = bytes(range(256)) * 8192  # 2 MiB, eight times the 256 KiB window
+        sid = client.request("/echo?whole", method="POST", body=body)
+        assert client.wait(lambda: client.finished(sid), 20)
+        r = client.responses[sid]
+        assert r.status == 200 and hashlib.sha256(bytes(r.data)).digest() == hashlib.sha256(body).digest()
+        client.close()
+    finally:
+        server.stop()
+
+
+def test_the_app_timeout_answers_504_on_the_stream_and_the_worker_is_replaced():
+    server = Server(["--port", "0", "--workers", "2", "--timeout", "1", "--blocking-threads", "2",
+                     "--graceful-timeout", "2", "tests.integration.apps.ops_apps:app"]).start()
+    try:
+        client = H2Client(server, timeout=15)
+        started = time.monotonic()
+        hung = client.request("/hang")
+        assert client.wait(lambda: client.finished(hung), 6)
+        assert client.responses[hung].status == 504 and time.monotonic() - started < 4
+        assert server.wait_for_log("(HTTP/2 stream 1) has been inside the application past the timeout; "
+                                   "answering 504")
+        client.close()
+        for _ in range(5):  # the worker that took its place serves
+            with httpx.Client(http2=False, timeout=10) as http1:
+                assert http1.get(server.url + "/").status_code == 200
+        assert server.wait_for_log("; starting another", timeout=10)  # the worker with the stuck thread is replaced
+    finally:
+        server.stop()
+
+
 def test_a_slow_stream_does_not_hold_back_a_fast_one(served):
     if "--blocking-threads" in served.args and served.args[served.args.index("--blocking-threads") + 1] == "0":
         pytest.skip("the inline shape runs one app call at a time on the loop thread (README: Limits)")

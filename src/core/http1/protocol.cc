@@ -718,7 +718,7 @@ void protocol::on_deadline() {
     case state::active:
       if (current_.body_done) {
         // A WebSocket opening its app neither accepted nor refused in time.
-        abandon_app();
+        abandon_app(INT64_MAX);
         return;
       }
       body_failed(408, "request body timeout");
@@ -733,7 +733,7 @@ int64_t protocol::in_app_since() const {
   return current_.x != nullptr && current_.dispatched && !current_.app_done ? current_.dispatch_ms : -1;
 }
 
-void protocol::abandon_app() {
+void protocol::abandon_app(int64_t) {
   if (current_.x == nullptr || !current_.dispatched || current_.app_done) return;
   const exchange::request_head& h = current_.x->head();
   log::write(log::level::error, "%.*s %.*s from %s has been inside the application past the timeout; %s",

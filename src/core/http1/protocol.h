@@ -130,8 +130,9 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   int64_t in_app_since() const override;
   // Gives up on the current request's app (it overran the app timeout):
   // the client gets 504 if nothing of the answer went out, else the
-  // connection closes; the app side's writes go nowhere from now on.
-  void abandon_app() override;
+  // connection closes; the app side's writes go nowhere from now on. One
+  // request is in the app at a time: it is the one given up on.
+  void abandon_app(int64_t entered_before_ms) override;
 
   // exchange::exchange_sink: the current exchange's app side published
   // output or consumed body, or is done (its output is published).

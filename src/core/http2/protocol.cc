@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -88,6 +89,9 @@ struct protocol::stream {
   uint64_t delivered = 0;     // body bytes given to the exchange
   uint64_t given_back = 0;    // of them, window given back to the client
   int64_t stalled_since_ms = 0;
+  int64_t app_since_ms = 0;    // when it entered the app (in_app)
+  int64_t body_clock_ms = 0;   // the body's time is counted up to here
+  int64_t body_waited_ms = 0;  // time its body was awaited with the client free to send
   stream* prev = nullptr;
   stream* next = nullptr;
 };
@@ -417,6 +421,11 @@ int protocol::data_chunk(int32_t id, const uint8_t* data, size_t length) {
   }
   s->delivered += length;
   s->x->deliver_body(reinterpret_cast<const char*>(data), length);
+  // Bytes that went straight into a read the app is waiting in (WSGI's
+  // read(n), its target) are consumed already: their window goes back now,
+  // or a read larger than the window would wait for bytes the client may
+  // not send.
+  give_back_window(*s);
   return 0;
 }
 
@@ -475,6 +484,10 @@ void protocol::start_stream(stream& s, bool body_ends) {
   if (body_ends) {
     s.body_ended = true;
     x->deliver_body_end();
+  } else {
+    // The body has --body-read-timeout to arrive (check_stalls counts it).
+    s.body_clock_ms = session_.now_ms();
+    if (stall_check_ms_ == INT64_MAX) stall_check_ms_ = s.body_clock_ms + 1000;
   }
   if (s.too_large) {
     log::write(log::level::info, "rejected a request from %s: header list over the size limit (431), HTTP/2 stream %d",
@@ -519,6 +532,7 @@ void protocol::dispatch_ready() {
 
 void protocol::start_app(stream& s) {
   s.in_app = true;
+  s.app_since_ms = session_.now_ms();
   ++in_app_;
   context_.host.submit(s.x);
 }
@@ -786,7 +800,11 @@ void protocol::on_deadline() {
 }
 
 // A stream with output that the client's window keeps from going out: reset
-// once it has waited the write timeout (the client is not reading it).
+// once it has waited the write timeout (the client is not reading it). A
+// request body not whole within the body read timeout: the app's read fails
+// with 408 and the stream is reset. Its clock stops while the stream's
+// window is shut (the app has not read what came), as HTTP/1's stops while
+// reading is paused.
 void protocol::check_stalls() {
   int64_t now = session_.now_ms();
   stall_check_ms_ = INT64_MAX;
@@ -806,9 +824,63 @@ void protocol::check_stalls() {
       s->reset = true;
       nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_CANCEL);
     }
-    if (waiting) stall_check_ms_ = now + 1000;
+    bool body_awaited = s->x != nullptr && !s->body_ended && !s->reset;
+    if (body_awaited) {
+      if (nghttp2_session_get_stream_local_window_size(h2_, s->id) > 0) s->body_waited_ms += now - s->body_clock_ms;
+      s->body_clock_ms = now;
+      if (s->body_waited_ms >= context_.http.body_read_timeout_ms) {
+        log::write(log::level::info, "request body from %s: not whole in time (408), HTTP/2 stream %d",
+                   session_.peer_for_log(), s->id);
+        s->body_ended = true;
+        s->x->deliver_body_error(408);
+        s->reset = true;
+        nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_CANCEL);
+        body_awaited = false;
+      }
+    }
+    if (waiting || body_awaited) stall_check_ms_ = now + 1000;
     s = next;
   }
+}
+
+// --- the app timeout -----------------------------------------------------------
+
+int64_t protocol::in_app_since() const {
+  int64_t since = -1;
+  for (const stream* s = streams_; s != nullptr; s = s->next) {
+    if (s->in_app && (since < 0 || s->app_since_ms < since)) since = s->app_since_ms;
+  }
+  return since;
+}
+
+// The streams inside the app too long: a 504 if nothing of their answer
+// went out, else a reset; what their app side writes from now on is
+// dropped. The worker then retires (server::watch), its thread lost.
+void protocol::abandon_app(int64_t entered_before_ms) {
+  if (h2_ == nullptr) return;
+  for (stream* s = streams_; s != nullptr; s = s->next) {
+    if (!s->in_app || s->app_since_ms >= entered_before_ms) continue;
+    const exchange::request_head& h = s->x->head();
+    log::write(log::level::error, "%.*s %.*s from %s (HTTP/2 stream %d) has been inside the application past the "
+               "timeout; %s", static_cast<int>(h.method.size()), h.method.data(),
+               static_cast<int>(std::min<size_t>(h.target.size(), 200)), h.target.data(), session_.peer_for_log(), s->id,
+               s->head_sent ? "resetting the stream" : "answering 504");
+    s->in_app = false;
+    --in_app_;
+    bool head_sent = s->head_sent;
+    s->head_sent = true;
+    s->reset = true;  // the app side's output is dropped (take_output)
+    s->pending.clear();
+    if (head_sent) {
+      nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_INTERNAL_ERROR);
+      continue;
+    }
+    nghttp2_nv status = name_value(":status", "504");
+    nghttp2_submit_response(h2_, s->id, &status, 1, nullptr);
+    if (!s->body_ended) nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
+  }
+  start_held();
+  send_due_ = true;
 }
 
 void protocol::drain() {

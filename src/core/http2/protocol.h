@@ -98,6 +98,8 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   void drain() override;
   void on_close() override;
   size_t release_idle_memory() override;
+  int64_t in_app_since() const override;
+  void abandon_app(int64_t entered_before_ms) override;
 
   // exchange::exchange_sink
   void on_exchange_news(exchange::exchange* x) override;

@@ -293,7 +293,7 @@ void server::watch::on_timer() {
       session::session* next = c->next;
       int64_t since = c->in_app_since();
       if (since >= 0 && now - since >= config.app_timeout_ms) {
-        c->abandon_app();
+        c->abandon_app(now - config.app_timeout_ms + 1);
         abandoned = true;
       }
       c = next;

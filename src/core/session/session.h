@@ -98,10 +98,11 @@ class protocol {
   virtual void on_close() = 0;
   // Frees buffers kept between messages; returns the bytes freed.
   virtual size_t release_idle_memory() = 0;
-  // Since when (loop clock, ms) the request in flight has been inside the
-  // app, or -1; and giving up on it (the app timeout).
+  // Since when (loop clock, ms) the request in flight longest has been
+  // inside the app, or -1; and giving up on those that entered it before
+  // `entered_before_ms` (the app timeout).
   virtual int64_t in_app_since() const { return -1; }
-  virtual void abandon_app() {}
+  virtual void abandon_app(int64_t entered_before_ms) { (void)entered_before_ms; }
 };
 
 class session final : public loop::io_handler, public loop::timer_handler {
@@ -163,8 +164,8 @@ class session final : public loop::io_handler, public loop::timer_handler {
   void drain();
   size_t release_idle_memory();
   int64_t in_app_since() const { return protocol_ ? protocol_->in_app_since() : -1; }
-  void abandon_app() {
-    if (protocol_) protocol_->abandon_app();
+  void abandon_app(int64_t entered_before_ms) {
+    if (protocol_) protocol_->abandon_app(entered_before_ms);
     update();
   }
 

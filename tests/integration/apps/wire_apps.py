@@ -55,8 +55,9 @@ def wsgi(environ, start_response):
     if path == "/echo":
         stream = environ["wsgi.input"]
         slow = "slow" in environ.get("QUERY_STRING", "")
-        parts = []
-        while True:
+        time.sleep(float(q.get("wait", "0")) / 1000)  # reads nothing meanwhile: the body's window shuts
+        parts = [stream.read()] if "whole" in q else []  # one read of it all, as Django's request.body does
+        while "whole" not in q:
             part = stream.read(4096 if slow else 65536)
             if not part:
                 break
