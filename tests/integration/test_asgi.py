@@ -232,6 +232,30 @@ def test_trailers_follow_the_last_chunk_and_the_connection_is_kept(asgi):
     assert "http.response.trailers" in get(asgi, "/echo").json()["extensions"]
 
 
+def dechunk(raw: bytes) -> tuple[bytes, bytes]:
+    """A chunked body's bytes and its trailer section, checking the framing."""
+    body = bytearray()
+    while True:
+        size_line, _, raw = raw.partition(b"\r\n")
+        size = int(size_line, 16)
+        if size == 0:
+            return bytes(body), raw
+        assert raw[size:size + 2] == b"\r\n", "a chunk not followed by CRLF"
+        body += raw[:size]
+        raw = raw[size + 2:]
+
+
+@pytest.mark.parametrize("path", ["/trailers-empty", "/trailers-pathsend"])
+def test_trailers_after_an_empty_body_or_a_file_are_sent_in_chunked_framing(asgi, path):
+    s = asgi.connect()
+    s.sendall(b"GET %s HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n" % path.encode())
+    head, _, rest = read_until_closed(s).partition(b"\r\n\r\n")
+    assert b"transfer-encoding: chunked" in head.lower() and b"content-length" not in head.lower(), head
+    body, trailers = dechunk(rest)
+    assert body == (b"" if path == "/trailers-empty" else bytes(range(256)) * 2048)
+    assert trailers == b"x-after: %s\r\n\r\n" % path.encode(), trailers
+
+
 def test_trailers_are_dropped_from_a_body_framed_by_content_length(asgi):
     s = asgi.connect()
     s.sendall(b"GET /trailers?length=1 HTTP/1.1\r\nHost: t\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -15,11 +15,12 @@ import time
 import h2.config
 import h2.connection
 import h2.events
+import hpack
 import httpx
 import pytest
 
 from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
-from tests.integration.h2client import DATA, END_STREAM, GOAWAY, HEADERS, H2Client, read_frames
+from tests.integration.h2client import DATA, END_STREAM, GOAWAY, HEADERS, RST_STREAM, H2Client, read_frames
 from tests.integration.server import Server
 
 WSGI = "tests.integration.apps.wire_apps:wsgi"
@@ -119,6 +120,24 @@ def test_a_trickling_body_is_cut_at_the_body_timeout_while_its_connection_serves
         server.stop()
 
 
+def test_a_stream_held_for_an_app_slot_starts_when_a_body_timeout_frees_one():
+    # Two pool threads: one stream of a connection in the app at a time.
+    server = Server(["--port", "0", "--blocking-threads", "2", "--body-read-timeout", "1", WSGI]).start()
+    try:
+        client = H2Client(server)
+        trickle = client.request("/echo", method="POST", headers=[("content-length", "1000")], end=False)
+        client.conn.send_data(trickle, b"x")
+        client.flush()
+        time.sleep(0.2)  # the trickle is in the app, reading
+        held = client.request("/info")
+        assert client.wait(lambda: client.finished(trickle), 4) and client.responses[trickle].reset == 8
+        assert client.wait(lambda: client.finished(held), 2), "the held stream waited on past the reset"
+        assert client.responses[held].status == 200
+        client.close()
+    finally:
+        server.stop()
+
+
 def test_the_body_timeout_stops_while_the_app_keeps_the_window_shut():
     # The app waits 2.5 s before reading (past the 1 s body timeout) while a
     # 64 KiB window holds the rest of a 400 KiB body back: the client could
@@ -154,14 +173,29 @@ def test_one_wsgi_read_of_a_body_larger_than_the_stream_window_completes():
 
 
 def test_the_app_timeout_answers_504_on_the_stream_and_the_worker_is_replaced():
-    server = Server(["--port", "0", "--workers", "2", "--timeout", "1", "--blocking-threads", "2",
+    server = Server(["--port", "0", "--workers", "2", "--timeout", "1", "--blocking-threads", "4",
                      "--graceful-timeout", "2", "tests.integration.apps.ops_apps:app"]).start()
     try:
         client = H2Client(server, timeout=15)
         started = time.monotonic()
         hung = client.request("/hang")
-        assert client.wait(lambda: client.finished(hung), 6)
-        assert client.responses[hung].status == 504 and time.monotonic() - started < 4
+        # With its body still coming, the 504 goes out whole, then a reset
+        # (NO_ERROR) tells the client to stop sending.
+        upload = client.request("/hang", method="POST", headers=[("content-length", "100000")], end=False)
+        client.conn.send_data(upload, b"x" * 1000)
+        client.flush()
+        # Read below the h2 library, which refuses the reset that follows
+        # the worker's GOAWAY (RFC 9113 6.8 has streams go on after one).
+        frames, _ = read_frames(client.sock, timeout=6)
+        assert time.monotonic() - started < 4
+        decoder = hpack.Decoder()
+        answers = {sid: dict(decoder.decode(payload)) for kind, flags, sid, payload in frames
+                   if kind == HEADERS and flags & END_STREAM}
+        assert answers == {hung: {":status": "504"}, upload: {":status": "504"}}, frames
+        resets = [(i, struct.unpack(">I", payload)[0]) for i, (kind, _, sid, payload) in enumerate(frames)
+                  if kind == RST_STREAM and sid == upload]
+        answered_at = next(i for i, (kind, _, sid, _) in enumerate(frames) if kind == HEADERS and sid == upload)
+        assert len(resets) == 1 and resets[0][0] > answered_at and resets[0][1] == 0, frames  # NO_ERROR
         assert server.wait_for_log("(HTTP/2 stream 1) has been inside the application past the timeout; "
                                    "answering 504")
         client.close()

@@ -458,7 +458,7 @@ PyObject* asgi_runner::send_pathsend(asgi_request* r, PyObject* message) {
     PyErr_Format(PyExc_ValueError, "http.response.pathsend: %R is not a regular file", path);
     return nullptr;
   }
-  if (!s.has_content_length()) {
+  if (!s.has_content_length() && !r->trailers_expected) {  // with trailers, HTTP/1 frames it in chunks
     char text[24];
     int n = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(st.st_size));
     s.add_header("content-length", std::string_view(text, static_cast<size_t>(n)));
@@ -493,8 +493,9 @@ PyObject* asgi_runner::send_trailers(asgi_request* r, PyObject* message) {
   if (!r->body_complete || r->response_complete) {
     r->protocol_error = true;
     PyErr_SetString(PyExc_RuntimeError,
-                    r->trailers_expected ? "http.response.trailers sent before the response body was complete"
-                                         : "http.response.trailers without trailers: True in http.response.start");
+                    r->response_complete  ? "http.response.trailers sent after the response was complete"
+                    : r->trailers_expected ? "http.response.trailers sent before the response body was complete"
+                                           : "http.response.trailers without trailers: True in http.response.start");
     return nullptr;
   }
   if (!add_app_headers(r, message, true)) return nullptr;

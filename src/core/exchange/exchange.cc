@@ -746,7 +746,9 @@ void exchange::finish() {
   if (cancelled() || response_.finished) return;
   if (!response_.committed && replace_with_body_error()) return;
   response_.finished = true;
-  if (!response_.committed) commit(true);
+  // With trailers to carry, an empty body is still framed in pieces (HTTP/1
+  // has no place for trailers after Content-Length: 0).
+  if (!response_.committed) commit(response_.trailers.empty());
   if (response_.chunked) {
     wire_->end_body(response_, app_out_.bytes());
   } else if (response_.length >= 0 && !response_.no_body && response_.sent < static_cast<uint64_t>(response_.length)) {

@@ -85,6 +85,7 @@ struct protocol::stream {
   bool head_sent = false;     // the response's HEADERS are submitted
   bool deferred = false;      // nghttp2 waits for resume_data
   bool reset = false;         // reset (by either side): nothing more goes out
+  bool reset_once_answered = false;  // a server's answer before the body ended: then RST_STREAM(NO_ERROR)
   net::output_queue pending;  // the exchange's output not framed yet
   uint64_t delivered = 0;     // body bytes given to the exchange
   uint64_t given_back = 0;    // of them, window given back to the client
@@ -115,6 +116,9 @@ struct callbacks {
   static int data_chunk(nghttp2_session*, uint8_t, int32_t id, const uint8_t* data, size_t length, void* user) {
     return self(user).data_chunk(id, data, length);
   }
+  static int frame_sent(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+    return self(user).frame_sent(frame);
+  }
   static int stream_closed(nghttp2_session*, int32_t id, uint32_t error_code, void* user) {
     return self(user).stream_closed(id, error_code);
   }
@@ -144,6 +148,7 @@ struct shared_setup {
     nghttp2_session_callbacks_set_on_frame_recv_callback(calls, callbacks::frame_received);
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(calls, callbacks::data_chunk);
     nghttp2_session_callbacks_set_on_stream_close_callback(calls, callbacks::stream_closed);
+    nghttp2_session_callbacks_set_on_frame_send_callback(calls, callbacks::frame_sent);
   }
 };
 
@@ -739,13 +744,28 @@ void protocol::on_writable() {
 
 // --- streams end ---------------------------------------------------------------
 
+int protocol::frame_sent(const nghttp2_frame* frame) {
+  if (frame->hd.type != NGHTTP2_HEADERS || (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) == 0) return 0;
+  stream* s = find(frame->hd.stream_id);
+  if (s != nullptr && s->reset_once_answered) {
+    s->reset_once_answered = false;
+    nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
+  }
+  return 0;
+}
+
 int protocol::stream_closed(int32_t id, uint32_t error_code) {
   stream* s = find(id);
   if (s == nullptr) return 0;
   (void)error_code;
   nghttp2_session_set_stream_user_data(h2_, id, nullptr);
+  bool freed_app_slot = s->in_app;
   free_stream(s);
   if (stream_count_ == 0) idle_since_ms_ = session_.now_ms();
+  // A slot freed by a reset of ours (a timeout) while sending: held streams
+  // start now. During a read they start after it (dispatch_ready), so a
+  // stream the same read resets never reaches the app.
+  if (freed_app_slot && !in_receive_) start_held();
   return 0;
 }
 
@@ -877,7 +897,9 @@ void protocol::abandon_app(int64_t entered_before_ms) {
     }
     nghttp2_nv status = name_value(":status", "504");
     nghttp2_submit_response(h2_, s->id, &status, 1, nullptr);
-    if (!s->body_ended) nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
+    // A reset submitted now would drop the HEADERS still queued: it follows
+    // them (frame_sent), telling the client to stop sending its body.
+    s->reset_once_answered = !s->body_ended;
   }
   start_held();
   send_due_ = true;

@@ -123,6 +123,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   int header(const nghttp2_frame* frame, std::string_view name, std::string_view value);
   int frame_received(const nghttp2_frame* frame);
   int data_chunk(int32_t id, const uint8_t* data, size_t length);
+  int frame_sent(const nghttp2_frame* frame);
   int stream_closed(int32_t id, uint32_t error_code);
   ssize_t read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t* flags);
 

@@ -199,6 +199,14 @@ async def app(scope, receive, send):
         await send({"type": "http.response.trailers", "headers": [(b"X-Status", b"0")]})
         record(f"/trailers sent length={'length' in q}")
         return
+    if path in ("/trailers-empty", "/trailers-pathsend"):
+        await send({"type": "http.response.start", "status": 200, "trailers": True, "headers": []})
+        if path == "/trailers-empty":
+            await send({"type": "http.response.body", "body": b""})
+        else:
+            await send({"type": "http.response.pathsend", "path": FILE_PATH})
+        await send({"type": "http.response.trailers", "headers": [(b"x-after", path.encode())]})
+        return
     if path == "/trailers-missing":
         await send({"type": "http.response.start", "status": 200, "trailers": True, "headers": []})
         await send({"type": "http.response.body", "body": b"no trailers follow"})
