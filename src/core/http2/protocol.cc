@@ -221,7 +221,7 @@ void protocol::expect_upgrade(std::string settings, const exchange::request_head
                {":authority", std::string(host)}};
   for (size_t i = 0; i < h.field_count; ++i) {
     std::string name(h.fields[i].name);
-    for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    util::lowercase_in_place(name);
     // The fields of the HTTP/1 connection, not of the request (RFC 9113 8.2.2).
     if (name == "host" || name == "connection" || name == "upgrade" || name == "http2-settings" ||
         name == "keep-alive" || name == "proxy-connection" || name == "transfer-encoding" || name == "te") {
@@ -688,7 +688,7 @@ bool protocol::submit_trailers(stream& s) {
   std::string names;
   std::vector<nghttp2_nv> nva;
   s.x->response_trailers().for_each([&](std::string_view name, std::string_view) { names.append(name); });
-  for (char& c : names) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  util::lowercase_in_place(names);
   size_t at = 0;
   s.x->response_trailers().for_each([&](std::string_view name, std::string_view value) {
     nva.push_back(name_value({names.data() + at, name.size()}, value));

@@ -58,7 +58,7 @@ bool wire::write_head(exchange::response_state& r, const exchange::commit_facts&
   bool has_length = false;
   r.fields.for_each([&](std::string_view name, std::string_view value) {
     lower.assign(name);
-    for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    util::lowercase_in_place(lower);
     if (forbidden(lower)) return;
     if (lower == "content-length") has_length = true;
     add(lower, value);

@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/util/text.h"
+
 namespace baton::net {
 
 namespace {
@@ -87,8 +89,8 @@ thread_local char staging[tls_transport::record_bytes];
 }  // namespace
 
 int parse_tls_version(std::string_view text) {
-  std::string t;
-  for (char c : text) t += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  std::string t(text);
+  util::lowercase_in_place(t);
   if (t.rfind("tlsv", 0) == 0) t.erase(0, 4);
   else if (t.rfind("tls", 0) == 0) t.erase(0, 3);
   if (t == "1.2" || t == "1_2") return TLS1_2_VERSION;

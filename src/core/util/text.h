@@ -9,6 +9,11 @@
 
 namespace baton::util {
 
+// ASCII letters to lower case, in place; every other byte as it is.
+inline void lowercase_in_place(std::string& s) {
+  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+}
+
 // ASCII letters compared without regard to case; every other byte as itself.
 inline bool equals_ignore_case(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
