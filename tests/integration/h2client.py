@@ -53,6 +53,7 @@ class H2Client:
         self.goaway: h2.events.ConnectionTerminated | None = None
         self.closed = False
         self.server_settings: dict = {}
+        self.ping_acks: list[bytes] = []  # the payloads of the PING ACKs read, in order
         self.flush()
 
     def flush(self) -> None:
@@ -131,6 +132,8 @@ class H2Client:
             self.goaway = event
         elif isinstance(event, h2.events.RemoteSettingsChanged):
             self.server_settings.update({k: v.new_value for k, v in event.changed_settings.items()})
+        elif isinstance(event, h2.events.PingAckReceived):
+            self.ping_acks.append(event.ping_data)
 
     def wait(self, predicate, timeout: float = 10.0) -> bool:
         deadline = time.monotonic() + timeout
@@ -153,6 +156,14 @@ class H2Client:
         sid = self.request(path, **options)
         assert self.wait(lambda: self.finished(sid), timeout), f"no answer on stream {sid} for {path}"
         return self.responses[sid]
+
+    def round_trip(self, payload: bytes = b"baton-rt", timeout: float = 10.0) -> None:
+        """A PING and its ACK: the server read and processed every frame sent before it
+        (RFC 9113 has frames processed in order on a connection)."""
+        self.conn.ping(payload)
+        self.flush()
+        assert self.wait(lambda: payload in self.ping_acks, timeout), "no PING ACK"
+        self.ping_acks.remove(payload)
 
     def send_raw(self, data: bytes) -> None:
         self.sock.sendall(data)

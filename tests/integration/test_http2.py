@@ -6,15 +6,18 @@ the h2spec results in tests/conformance/h2spec/."""
 
 import hashlib
 import json
+import os
 import signal
 import socket
 import struct
 import subprocess
 import time
+from urllib.parse import quote
 
 import h2.config
 import h2.connection
 import h2.events
+import h2.settings
 import hpack
 import httpx
 import pytest
@@ -169,6 +172,49 @@ def test_one_wsgi_read_of_a_body_larger_than_the_stream_window_completes():
         assert r.status == 200 and hashlib.sha256(bytes(r.data)).digest() == hashlib.sha256(body).digest()
         client.close()
     finally:
+        server.stop()
+
+
+def test_the_stream_window_reopens_by_exactly_the_body_bytes_the_wsgi_app_read(tmp_path):
+    # The client fills the stream's 256 KiB window while the app reads
+    # nothing; then the app reads exactly half of it and waits, the other
+    # half still buffered. The window must reopen by what the app took, no
+    # more: a window given back ahead of the app lets a client push body
+    # bytes the server has to hold. Half, because nghttp2 sends a stream's
+    # WINDOW_UPDATE once half its window is consumed, so that is the
+    # smallest read it shows.
+    gate_path = tmp_path / "gate"
+    os.mkfifo(gate_path)
+    gate = os.open(gate_path, os.O_RDWR)  # a reader and a writer at once: neither side's open blocks
+    server = Server(["--port", "0", *SHAPES["pool-4"], WSGI]).start()
+    try:
+        client = H2Client(server)
+        assert client.wait(lambda: h2.settings.SettingCodes.INITIAL_WINDOW_SIZE in client.server_settings)
+        window = client.server_settings[h2.settings.SettingCodes.INITIAL_WINDOW_SIZE]
+        assert window == 256 * 1024
+        half = window // 2
+        body = bytes(range(256)) * (2 * window // 256)
+        sid = client.request(f"/gated-read?n={half}&gate={quote(str(gate_path))}", method="POST",
+                             headers=[("content-length", str(len(body)))], end=False)
+        client.send_body(sid, body[:window], end=False)
+        assert client.conn.local_flow_control_window(sid) == 0
+        client.round_trip()  # the server holds the whole window's bytes, none consumed yet
+        assert client.conn.local_flow_control_window(sid) == 0, "window given back before the app read"
+        os.write(gate, b"g")  # the app reads `half`, answers how much it read, and waits
+        assert client.wait(lambda: b"\n" in client.responses[sid].data, 10)
+        assert bytes(client.responses[sid].data) == f"read {half}\n".encode()
+        # The window comes back before the answer's first bytes (the loop
+        # gives back what the app consumed, then takes its output), and the
+        # app, waiting, consumes nothing more.
+        assert client.conn.local_flow_control_window(sid) == half
+        os.write(gate, b"g")  # the rest of the body goes to the app as the window allows
+        client.send_body(sid, body[window:])
+        assert client.wait(lambda: client.finished(sid), 20)
+        r = client.responses[sid]
+        assert r.status == 200 and bytes(r.data) == f"read {half}\nthen {len(body) - half}\n".encode()
+        client.close()
+    finally:
+        os.close(gate)  # the app, were it still waiting, reads EOF and goes on
         server.stop()
 
 

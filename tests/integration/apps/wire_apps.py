@@ -1,9 +1,10 @@
 """Apps for the TLS and HTTP/2 tests: what a request looks like from inside
 (WSGI's url_scheme and SERVER_PROTOCOL, ASGI's scheme, http_version and tls
 extension), bodies both ways, a reader slow enough to fill the body window,
-slow and large answers, trailers, and a file. Every call is recorded (one
-line, its path) in BATON_TEST_RECORD when that is set, so a test can tell
-what reached the app."""
+a reader that consumes an exact count when the test lets it, slow and large
+answers, trailers, and a file. Every call is recorded (one line, its path)
+in BATON_TEST_RECORD when that is set, so a test can tell what reached the
+app."""
 
 import asyncio
 import json
@@ -70,8 +71,26 @@ def wsgi(environ, start_response):
     if path == "/file":
         start_response("200 OK", [("Content-Type", "application/octet-stream")])
         return environ["wsgi.file_wrapper"](open(FILE_PATH, "rb"), 65536)
+    if path == "/gated-read":
+        return gated_read(environ, start_response, q)
     start_response("404 Not Found", [("Content-Length", "0")])
     return []
+
+
+def gated_read(environ, start_response, q):
+    """Reads exactly `n` body bytes, answers how many, then the rest, each step waiting for a
+    byte on the FIFO `gate`: the test decides when the app consumes, and knows how much it has
+    (the first answer chunk says so) while it waits for the second byte. A byte that never comes
+    (the test closed its end: EOF) lets the app go on, so a failed test leaves no thread stuck."""
+    stream = environ["wsgi.input"]
+    with open(q["gate"], "rb", buffering=0) as gate:
+        gate.read(1)
+        first = stream.read(int(q["n"]))
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        yield f"read {len(first)}\n".encode()
+        gate.read(1)
+    rest = stream.read()
+    yield f"then {len(rest)}\n".encode()
 
 
 def _tls_summary(scope):
