@@ -461,6 +461,26 @@ def test_a_compressed_message_that_inflates_past_the_limit_closes_with_1009(star
     assert c.read_close()[0] == 1009
 
 
+def test_a_compressed_text_message_that_inflates_to_invalid_utf8_closes_with_1007(ws_server):
+    import zlib
+
+    c = RawClient(ws_server, "/echo", "Sec-WebSocket-Extensions: permessage-deflate\r\n")
+    assert "permessage-deflate" in c.head
+    # Valid UTF-8, then a UTF-16 surrogate's encoding (never valid UTF-8),
+    # deflated as the extension frames it (RFC 7692 7.2.1: the flush's
+    # trailing 00 00 ff ff left off). The deflate stream itself is sound:
+    # only the text it inflates to is wrong.
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, -15)
+    text = squeeze.compress("κόσμε".encode() + b"\xed\xa0\x80") + squeeze.flush(zlib.Z_SYNC_FLUSH)
+    assert text.endswith(b"\x00\x00\xff\xff")
+    c.send(frame(0x1, text[:-4], rsv1=True))
+    # The close is the first frame back: the echo app never got the message.
+    op, payload = c.read_frame()
+    assert op == 0x8 and struct.unpack(">H", payload[:2])[0] == 1007, (op, payload)
+    assert c.closed_by_server(), "the TCP connection stayed open after the close"
+    assert wait_for_call(ws_server, "disconnect") == "disconnect 1007 ''"
+
+
 # --- backpressure -------------------------------------------------------------------
 
 def rss(server) -> int:
