@@ -65,15 +65,21 @@ def get(server, path, context, **request):
     return status, headers, body, conn
 
 
-def handshake_refused(server, context) -> bool:
-    """True when the server ends the connection in or right after the handshake (TLS 1.3 clients learn
-    of a refused certificate only at their first read)."""
+def handshake_alert(server, context) -> str | None:
+    """The alert the server refused the handshake with, by OpenSSL's name for it (as
+    TLSV1_ALERT_UNKNOWN_CA), or None when the request was served. A TLS 1.3 client learns of a
+    refused certificate only at its first read, so the request is sent and its answer read.
+    Nothing else counts as a refusal (RFC 8446 6.2: a handshake is refused with an alert): a
+    server that hangs fails here, and a close with no alert, or an error of the client's own,
+    raises or gives a name the caller does not expect."""
     try:
-        status, _, _, conn = get(server, "/info", context)
-    except (ssl.SSLError, ConnectionError, OSError):
-        return True
+        _, _, _, conn = get(server, "/info", context)
+    except ssl.SSLError as e:
+        return e.reason
+    except TimeoutError:
+        raise AssertionError("neither an alert nor an answer in 10 s: the handshake hung") from None
     conn.close()
-    return False
+    return None
 
 
 def first_certificate_pem(path) -> str:
@@ -250,7 +256,7 @@ def test_the_oldest_version_is_tls_1_2_unless_told_1_3(start, certs):
     assert status == 200 and conn.version() == "TLSv1.2"
     assert json.loads(body)["tls"]["tls_version"] == 0x0303
     strict = start(*tls_args(certs), "--ssl-version", "TLSv1.3")
-    assert handshake_refused(strict, tls12)
+    assert handshake_alert(strict, tls12) == "TLSV1_ALERT_PROTOCOL_VERSION"
     assert get(strict, "/info", client_context(certs.ca))[3].version() == "TLSv1.3"
 
 
@@ -265,7 +271,7 @@ def test_the_cipher_list_decides_tls_1_2s_suite(start, certs):
     only_other = client_context(certs.ca)
     only_other.maximum_version = ssl.TLSVersion.TLSv1_2
     only_other.set_ciphers("ECDHE-RSA-AES256-GCM-SHA384")
-    assert handshake_refused(server, only_other)
+    assert handshake_alert(server, only_other) == "SSLV3_ALERT_HANDSHAKE_FAILURE"  # no suite in common
 
 
 def test_required_client_certificates_admit_the_cas_and_refuse_the_rest(start, certs):
@@ -280,8 +286,9 @@ def test_required_client_certificates_admit_the_cas_and_refuse_the_rest(start, c
     assert tls["client_cert_chain"][0] == first_certificate_pem(certs.client_cert)
     assert tls["client_cert_chain"][1:] in ([], [first_certificate_pem(certs.ca)])
     mark = server.log_mark()
-    assert handshake_refused(server, client_context(certs.ca))
-    assert handshake_refused(server, client_context(certs.ca, certs.stranger_cert, certs.stranger_key))
+    assert handshake_alert(server, client_context(certs.ca)) == "TLSV13_ALERT_CERTIFICATE_REQUIRED"
+    stranger = client_context(certs.ca, certs.stranger_cert, certs.stranger_key)
+    assert handshake_alert(server, stranger) == "TLSV1_ALERT_UNKNOWN_CA"
     assert server.wait_for_log("TLS handshake with 127.0.0.1 failed", since=mark)
     assert get(server, "/info", alice)[0] == 200  # and the server goes on
 
@@ -293,7 +300,8 @@ def test_optional_client_certificates_admit_none_and_verify_what_is_sent(start, 
     assert status == 200 and json.loads(body)["tls"]["client_cert_name"] is None
     status, _, body, _ = get(server, "/info", client_context(certs.ca, certs.client_cert, certs.client_key))
     assert json.loads(body)["tls"]["client_cert_name"] == rfc4514_subject(certs.client_cert)
-    assert handshake_refused(server, client_context(certs.ca, certs.stranger_cert, certs.stranger_key))
+    stranger = client_context(certs.ca, certs.stranger_cert, certs.stranger_key)
+    assert handshake_alert(server, stranger) == "TLSV1_ALERT_UNKNOWN_CA"
 
 
 def test_alpn_prefers_h2_takes_http_1_1_and_serves_a_client_offering_none_of_ours_http_1_1(start, certs):
