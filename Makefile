@@ -24,6 +24,11 @@ PEERS_VENV := bench/.venv-peers
 # packaged Go sources, nothing fetched.
 H2SPEC_PACKAGES := golang-go golang-github-spf13-cobra-dev golang-github-fatih-color-dev golang-golang-x-net-dev
 
+# The Debian sid chroot that CPython 3.14 and 3.15 run in (sid's packages
+# need sid's libc): made once by `make chroot`, outside the clone.
+SID_CHROOT ?= /var/cache/baton/sid-chroot
+export BATON_SID_CHROOT := $(SID_CHROOT)
+
 # What the lock files are written from (make locks).
 PEER_PINS := granian==2.8.9 uvicorn==0.54.0 uvloop==0.23.0 httptools==0.9.0 websockets==17.4 wsproto==1.3.2 \
 	gunicorn==27.0.1 hypercorn==0.18.0 daphne==4.2.3 socketify==0.0.31 pyuwsgi==2.0.30.post1 waitress==3.0.2
@@ -41,7 +46,7 @@ CHANNELS_PINS := channels==4.0.0
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
 .PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel wheels sdist \
-	matrix locks autobahn autobahn-quick h2spec
+	matrix locks autobahn autobahn-quick h2spec chroot
 
 all: build
 
@@ -85,6 +90,12 @@ build: $(BATON)
 wheels: | .stamp-deps
 	@$(PYTHON) tools/wheels.py build
 wheel: wheels
+
+# The sid chroot (tools/sid_chroot.py): made once at $(SID_CHROOT), then
+# only checked; where it cannot be made (no root, no debootstrap, no
+# network) one line says why and the 3.14 and 3.15 steps are skipped.
+chroot:
+	@$(PYTHON) tools/sid_chroot.py create
 
 # dist/baton-VERSION.tar.gz: `pip install` builds it in a user's own venv.
 sdist: | .stamp-deps
