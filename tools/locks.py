@@ -10,8 +10,9 @@ Two commands:
       interpreter, and a python_version marker where a line holds for some
       interpreters only. SPEC is `system` (/usr/bin/python3), `system+site`
       (the same with --system-site-packages: what Debian's packages already
-      provide is not locked), or a version such as `3.13` (found under
-      pyenv's root).
+      provide is not locked), a version such as `3.13` (found under
+      pyenv's root), or `sid:3.14` (the sid chroot's, run on this host:
+      tools/sid_chroot.py).
 
   python3 tools/locks.py install LOCK --venv DIR [--report FILE] [--keep-going]
       Installs every line of LOCK that applies to DIR's interpreter, one
@@ -42,6 +43,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # sid_chroot, beside it
 PYENV_ROOT = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
 
 
@@ -67,6 +69,11 @@ def interpreter(spec: str) -> tuple[Path, bool]:
     """(python, system_site) for a SPEC."""
     if spec in ("system", "system+site"):
         return Path("/usr/bin/python3"), spec.endswith("+site")
+    if spec.startswith("sid:"):
+        import sid_chroot
+        if not sid_chroot.ready():
+            raise SystemExit(f"{spec}: {sid_chroot.status()[1]}")
+        return sid_chroot.host_python(spec.removeprefix("sid:")), False
     found = pyenv_interpreters()
     if spec not in found:
         raise SystemExit(f"no Python {spec} under {PYENV_ROOT}/versions")
@@ -83,8 +90,12 @@ def resolve(spec: str, requirements: list[str], scratch: Path) -> tuple[str, dic
     """Resolves with one interpreter: (its minor version, name -> (display name, version, {sha256}))."""
     python, site = interpreter(spec)
     venv = scratch / re.sub(r"\W", "_", spec)
-    subprocess.run([str(python), "-m", "venv", *(["--system-site-packages"] if site else []), str(venv)],
-                   check=True)
+    if spec.startswith("sid:"):
+        import sid_chroot
+        sid_chroot.host_venv(spec.removeprefix("sid:"), venv)
+    else:
+        subprocess.run([str(python), "-m", "venv", *(["--system-site-packages"] if site else []), str(venv)],
+                       check=True)
     report = venv / "report.json"
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--dry-run",
                     "--report", str(report), *requirements], check=True,
@@ -194,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
         return install(args.lock, args.venv, args.report, args.keep_going)
     for minor, path in pyenv_interpreters().items():
         print(minor, path)
+    import sid_chroot
+    for minor in sid_chroot.PYTHONS if sid_chroot.ready() else ():
+        print(f"sid:{minor}", sid_chroot.host_python(minor))
     return 0
 
 
