@@ -73,6 +73,24 @@ int64_t known_remaining(wsgi_call* call) {
   return head.content_length - static_cast<int64_t>(call->body_consumed);
 }
 
+// A read past the declared length asks where the body ends, and it ends
+// where the client ends it: over HTTP/1.1 at the length itself, over
+// HTTP/2 at the stream's end, which may bring more bytes than declared
+// instead (RFC 9113 8.1.1: malformed; the core resets the stream and the
+// read fails). True when the body ends after what was read; otherwise
+// raises.
+bool body_ends_here(wsgi_call* call) {
+  std::string_view view;
+  read_status state = next_run(call, view);
+  if (state == read_status::end) return true;
+  if (state == read_status::error) {
+    raise_body_error(call);
+    return false;
+  }
+  PyErr_SetString(PyExc_OSError, "request body longer than its Content-Length");
+  return false;
+}
+
 // read() / read(n) on a body whose length is known: one allocation at the
 // final size, and the loop receives what has not arrived yet straight into
 // it (the bytes object is not visible to Python until it is returned).
@@ -104,8 +122,13 @@ PyObject* read_some(wsgi_call* call, Py_ssize_t size, bool line) {
     int64_t remaining = known_remaining(call);
     if (remaining >= 0) {
       size_t want = static_cast<size_t>(remaining);
-      if (size >= 0 && static_cast<size_t>(size) < want) want = static_cast<size_t>(size);
-      return read_known(call, want);
+      bool to_end = size < 0 || static_cast<size_t>(size) > want;
+      if (!to_end) want = static_cast<size_t>(size);
+      PyObject* result = read_known(call, want);
+      if (result == nullptr || !to_end || static_cast<size_t>(PyBytes_GET_SIZE(result)) < want) return result;
+      if (body_ends_here(call)) return result;
+      Py_DECREF(result);
+      return nullptr;
     }
   }
   std::string collected;

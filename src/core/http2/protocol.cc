@@ -67,16 +67,7 @@ constexpr size_t read_size = 65536;
 struct protocol::stream {
   int32_t id = 0;
   exchange::exchange* x = nullptr;  // one reference, once the head is complete
-  // The head as decoded: names and values back to back, and where each is.
-  std::string head_bytes;
-  struct span {
-    uint32_t name_at, name_length, value_at, value_length;
-  };
-  std::vector<span> spans;
-  int method = -1, path = -1, scheme = -1, authority = -1;  // indexes into spans
-  bool has_host = false;
-  uint64_t list_bytes = 0;   // RFC 9113 6.5.2's measure of what was decoded
-  bool too_large = false;
+  request_head head;                // as decoded; its storage freed once the exchange has its copy
   bool headers_done = false;
   bool body_ended = false;
   bool dispatched = false;
@@ -85,8 +76,10 @@ struct protocol::stream {
   bool head_sent = false;     // the response's HEADERS are submitted
   bool deferred = false;      // nghttp2 waits for resume_data
   bool reset = false;         // reset (by either side): nothing more goes out
+  bool reset_logged = false;  // our reset of it was logged with its reason
   bool reset_once_answered = false;  // a server's answer before the body ended: then RST_STREAM(NO_ERROR)
   net::output_queue pending;  // the exchange's output not framed yet
+  uint64_t announced = 0;     // body bytes the unpadded DATA frames' headers announced
   uint64_t delivered = 0;     // body bytes given to the exchange
   uint64_t given_back = 0;    // of them, window given back to the client
   int64_t stalled_since_ms = 0;
@@ -95,6 +88,8 @@ struct protocol::stream {
   int64_t body_waited_ms = 0;  // time its body was awaited with the client free to send
   stream* prev = nullptr;
   stream* next = nullptr;
+
+  int64_t content_length() const { return head.content_length(); }
 };
 
 struct callbacks {
@@ -170,19 +165,25 @@ protocol::protocol(context& ctx, session::session& s) : context_(ctx), session_(
   // Stream windows are given back as apps consume (the connection's as
   // bytes arrive), not by nghttp2 as it receives.
   nghttp2_option_set_no_auto_window_update(options, 1);
-  nghttp2_option_set_stream_reset_rate_limit(options, context_.config.reset_burst, context_.config.resets_per_second);
+  // Our reset bucket decides (ENHANCE_YOUR_CALM); nghttp2's, which would
+  // end the connection with INTERNAL_ERROR, only stands behind it.
+  nghttp2_option_set_stream_reset_rate_limit(options, 5 * uint64_t{context_.config.reset_burst},
+                                             5 * uint64_t{context_.config.resets_per_second});
   nghttp2_option_set_max_settings(options, 32);
   nghttp2_option_set_max_outbound_ack(options, 1000);
   nghttp2_session_server_new2(&h2_, setup().calls, this, options);
   nghttp2_option_del(options);
-  tokens_ = context_.config.control_frame_burst;
+  head_limits_.max_list_bytes = context_.config.max_header_list_size;
+  head_limits_.max_fields = context_.http.request_limits.max_headers;
+  control_tokens_.tokens = context_.config.control_frame_burst;
+  reset_tokens_.tokens = context_.config.reset_burst;
 }
 
 protocol::~protocol() { on_close(); }
 
 void protocol::start() {
   idle_since_ms_ = session_.now_ms();
-  tokens_at_ms_ = idle_since_ms_;
+  control_tokens_.at_ms = reset_tokens_.at_ms = idle_since_ms_;
   nghttp2_settings_entry entries[] = {
       {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, context_.config.max_concurrent_streams},
       {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, context_.config.initial_window_size},
@@ -205,8 +206,7 @@ void protocol::start() {
     input = byte_buffer();
     if (n < 0) closing_ = true;
   }
-  dispatch_ready();
-  send();
+  after_read();
 }
 
 // RFC 7540 3.2 (h2c by Upgrade): the request that asked for the switch is
@@ -270,8 +270,7 @@ void protocol::on_readable() {
                  nghttp2_strerror(static_cast<int>(used)));
       closing_ = true;
     }
-    dispatch_ready();
-    send();
+    after_read();
     return;
   }
   if (use_shared) shared.lent = false;
@@ -285,12 +284,26 @@ void protocol::on_readable() {
   session_.close_now();
 }
 
+// What nghttp2 queued in the read goes out first, its own resets among
+// them (it resets a stream that breaks HTTP's rules without telling us), so
+// the streams it reset are closed before dispatch and never reach the app;
+// then the read's new streams start, and what was answered at once goes out.
+void protocol::after_read() {
+  send();
+  dispatch_ready();
+  send();
+}
+
 // RFC 9113 5.1.1: a new stream's id is above every one the client opened.
 // nghttp2 ignores HEADERS on a lower id (they may be trailers for a stream
 // it reset), but an id the client skipped was never opened: that is the
 // client's error, and the connection's end. Skipped ids are kept as a few
 // ranges (a client that skips often loses only the check).
 int protocol::begin_frame(const nghttp2_frame_hd& hd) {
+  if (hd.type == NGHTTP2_DATA) {
+    judge_data_length(hd);
+    return 0;
+  }
   if (hd.type != NGHTTP2_HEADERS || (hd.stream_id & 1) == 0) return 0;
   int32_t id = hd.stream_id;
   if (id > highest_stream_id_) {
@@ -308,6 +321,24 @@ int protocol::begin_frame(const nghttp2_frame_hd& hd) {
     }
   }
   return 0;
+}
+
+// RFC 9113 8.1.1: a body longer or shorter than its content-length makes
+// the request malformed. Judged at each DATA frame's header, before its
+// payload is read, so a stream whose head and body came in one read is
+// reset before its dispatch: an unpadded frame carries exactly its length.
+// (A padded one is judged as it is delivered, data_chunk, and at its end.)
+void protocol::judge_data_length(const nghttp2_frame_hd& hd) {
+  stream* s = find(hd.stream_id);
+  if (s == nullptr || s->x == nullptr || s->reset || s->content_length() < 0) return;
+  if ((hd.flags & NGHTTP2_FLAG_PADDED) != 0) return;
+  s->announced += hd.length;
+  auto declared = static_cast<uint64_t>(s->content_length());
+  if (s->announced > declared) {
+    reset_for_length(*s, "longer");
+  } else if ((hd.flags & NGHTTP2_FLAG_END_STREAM) != 0 && s->announced != declared) {
+    reset_for_length(*s, "shorter");
+  }
 }
 
 int protocol::begin_headers(const nghttp2_frame* frame) {
@@ -334,21 +365,7 @@ int protocol::header(const nghttp2_frame* frame, std::string_view name, std::str
 }
 
 void protocol::add_field(stream& s, std::string_view name, std::string_view value) {
-  // RFC 9113 6.5.2: each field counts its name, its value and 32.
-  s.list_bytes += name.size() + value.size() + 32;
-  if (s.list_bytes > context_.config.max_header_list_size) s.too_large = true;
-  if (s.too_large || s.headers_done) return;  // trailers are not passed on
-  auto at = static_cast<uint32_t>(s.head_bytes.size());
-  s.head_bytes.append(name);
-  s.head_bytes.append(value);
-  s.spans.push_back({at, static_cast<uint32_t>(name.size()), at + static_cast<uint32_t>(name.size()),
-                      static_cast<uint32_t>(value.size())});
-  int index = static_cast<int>(s.spans.size()) - 1;
-  if (name == ":method") s.method = index;
-  else if (name == ":path") s.path = index;
-  else if (name == ":scheme") s.scheme = index;
-  else if (name == ":authority") s.authority = index;
-  else if (name == "host") s.has_host = true;
+  if (!s.headers_done) s.head.add(name, value, head_limits_);  // trailers are not passed on
 }
 
 int protocol::frame_received(const nghttp2_frame* frame) {
@@ -360,9 +377,8 @@ int protocol::frame_received(const nghttp2_frame* frame) {
       if (!s->headers_done && frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
         s->headers_done = true;
         start_stream(*s, ends);
-      } else if (ends && s->x != nullptr && !s->body_ended) {
-        s->body_ended = true;  // after trailers
-        s->x->deliver_body_end();
+      } else if (ends) {
+        end_body(*s);  // after trailers
       }
       break;
     }
@@ -370,12 +386,12 @@ int protocol::frame_received(const nghttp2_frame* frame) {
       stream* s = find(frame->hd.stream_id);
       bool ends = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
       if (frame->hd.length == 0 && !ends && !count_control_frame()) return 0;
-      if (s != nullptr && s->x != nullptr && ends && !s->body_ended) {
-        s->body_ended = true;
-        s->x->deliver_body_end();
-      }
+      if (s != nullptr && ends) end_body(*s);
       break;
     }
+    case NGHTTP2_RST_STREAM:
+      count_reset();
+      break;
     case NGHTTP2_PING:
     case NGHTTP2_SETTINGS:
       if ((frame->hd.flags & NGHTTP2_FLAG_ACK) == 0) count_control_frame();
@@ -390,31 +406,49 @@ int protocol::frame_received(const nghttp2_frame* frame) {
   return 0;
 }
 
+bool protocol::token_bucket::take(int64_t now_ms, uint32_t burst, uint32_t per_second) {
+  tokens += static_cast<double>(now_ms - at_ms) * per_second / 1000.0;
+  if (tokens > burst) tokens = burst;
+  at_ms = now_ms;
+  if (tokens < 1) return false;
+  tokens -= 1;
+  return true;
+}
+
 // A frame that asks for work and is no request: one token. Out of them, the
 // connection ends with ENHANCE_YOUR_CALM.
 bool protocol::count_control_frame() {
-  int64_t now = session_.now_ms();
-  tokens_ += static_cast<double>(now - tokens_at_ms_) * context_.config.control_frames_per_second / 1000.0;
-  if (tokens_ > context_.config.control_frame_burst) tokens_ = context_.config.control_frame_burst;
-  tokens_at_ms_ = now;
-  if (tokens_ >= 1) {
-    tokens_ -= 1;
-    return true;
-  }
-  if (!closing_) {
-    log::write(log::level::warning, "HTTP/2 connection from %s sends control frames faster than allowed; closing it",
-               session_.peer_for_log());
-    nghttp2_session_terminate_session(h2_, NGHTTP2_ENHANCE_YOUR_CALM);
-    closing_ = true;
-  }
+  const settings& c = context_.config;
+  if (control_tokens_.take(session_.now_ms(), c.control_frame_burst, c.control_frames_per_second)) return true;
+  calm_down("sends control frames");
   return false;
+}
+
+// A stream the client reset: one token of its own bucket (rapid reset).
+bool protocol::count_reset() {
+  const settings& c = context_.config;
+  if (reset_tokens_.take(session_.now_ms(), c.reset_burst, c.resets_per_second)) return true;
+  calm_down("resets streams");
+  return false;
+}
+
+void protocol::calm_down(const char* what) {
+  if (closing_) return;
+  log::write(log::level::warning, "HTTP/2 connection from %s %s faster than allowed; closing it",
+             session_.peer_for_log(), what);
+  nghttp2_session_terminate_session(h2_, NGHTTP2_ENHANCE_YOUR_CALM);
+  closing_ = true;
 }
 
 int protocol::data_chunk(int32_t id, const uint8_t* data, size_t length) {
   // The connection's window goes back at once; the stream's as its app reads.
   nghttp2_session_consume_connection(h2_, length);
   stream* s = find(id);
-  if (s == nullptr || s->x == nullptr || s->body_ended) return 0;
+  if (s == nullptr || s->x == nullptr || s->body_ended || s->reset) return 0;
+  if (s->content_length() >= 0 && s->delivered + length > static_cast<uint64_t>(s->content_length())) {
+    reset_for_length(*s, "longer");
+    return 0;
+  }
   uint64_t max_body = context_.http.request_limits.max_body;
   if (max_body != 0 && s->delivered + length > max_body) {
     log::write(log::level::info, "request body from %s over the size limit (413), HTTP/2 stream %d",
@@ -434,53 +468,26 @@ int protocol::data_chunk(int32_t id, const uint8_t* data, size_t length) {
   return 0;
 }
 
-// The head is complete: the stream becomes an exchange (or, too large, a 431).
+// The head is complete: the stream becomes an exchange, or is reset (a
+// malformed head) or refused (431, 400) without reaching the app.
 void protocol::start_stream(stream& s, bool body_ends) {
   served_any_ = true;
-  auto view = [&](int index, bool value) -> std::string_view {
-    if (index < 0) return {};
-    const stream::span& sp = s.spans[static_cast<size_t>(index)];
-    return value ? std::string_view(s.head_bytes).substr(sp.value_at, sp.value_length)
-                 : std::string_view(s.head_bytes).substr(sp.name_at, sp.name_length);
-  };
-  std::vector<exchange::field> fields;
-  fields.reserve(s.spans.size() + 1);
-  exchange::request_head h;
-  h.method = view(s.method, true);
-  h.target = view(s.path, true);
-  h.authority = view(s.authority, true);
-  size_t q = h.target.find('?');
-  h.path = q == std::string_view::npos ? h.target : h.target.substr(0, q);
-  h.query = q == std::string_view::npos ? std::string_view() : h.target.substr(q + 1);
-  h.form = h.method == "CONNECT" ? exchange::target_form::authority
-           : h.target == "*"     ? exchange::target_form::asterisk
-                                 : exchange::target_form::origin;
-  h.version_major = 2;
-  h.version_minor = 0;
-  h.is_head = h.method == "HEAD";
-  h.content_length = body_ends ? 0 : -1;
-  // The Host field is :authority's when the client sent none.
-  if (!s.has_host && !h.authority.empty()) fields.push_back({"host", h.authority});
-  for (size_t i = 0; i < s.spans.size(); ++i) {
-    std::string_view name = view(static_cast<int>(i), false);
-    if (name.empty() || name[0] == ':') continue;
-    std::string_view value = view(static_cast<int>(i), true);
-    if (name == "content-length" && !body_ends) {
-      uint64_t length = 0;
-      if (util::parse_decimal(value, length)) h.content_length = static_cast<int64_t>(length);
-    }
-    fields.push_back({name, value});
+  if (const char* why = s.head.malformed(body_ends)) {
+    reset_malformed(s, why);
+    return;
   }
-  h.fields = fields.data();
-  h.field_count = fields.size();
+  int status = 0;
+  const char* refused = s.head.refusal(head_limits_, status);
+  std::vector<exchange::field> fields;
+  exchange::request_head h;
+  s.head.describe(body_ends, h, fields);
   exchange::exchange* x = context_.host.new_exchange();
-  x->reset_for(h, s.head_bytes.data(), s.head_bytes.size(), session_.peer(), context_.response_wire,
+  x->reset_for(h, s.head.bytes().data(), s.head.bytes().size(), session_.peer(), context_.response_wire,
                peer_trusted_ ? &context_.http.proxy : nullptr);
+  s.head.clear();
   x->sink = this;
   x->stream_id = s.id;
   s.x = x;
-  s.head_bytes = std::string();
-  s.spans = std::vector<stream::span>();
   if (context_.timing) {
     timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -494,17 +501,66 @@ void protocol::start_stream(stream& s, bool body_ends) {
     s.body_clock_ms = session_.now_ms();
     if (stall_check_ms_ == INT64_MAX) stall_check_ms_ = s.body_clock_ms + 1000;
   }
-  if (s.too_large) {
-    log::write(log::level::info, "rejected a request from %s: header list over the size limit (431), HTTP/2 stream %d",
-               session_.peer_for_log(), s.id);
-    x->set_direct(true);
-    x->answer(431, "text/plain; charset=utf-8", exchange::status_reason(431));
-    s.dispatched = true;
-    s.app_done = true;
-    take_output(s);
+  if (refused != nullptr) {
+    refuse(s, status, refused);
     return;
   }
   ready_.push_back(s.id);
+}
+
+// The answer to a refused stream, from here, with a log line naming the
+// client and the stream; a body still coming is stopped after it.
+void protocol::refuse(stream& s, int status, const char* reason) {
+  log::write(log::level::info, "rejected a request from %s: %s (%d), HTTP/2 stream %d", session_.peer_for_log(),
+             reason, status, s.id);
+  exchange::exchange* x = s.x;
+  std::string body = std::string(exchange::status_reason(status)) + ": " + reason + "\n";
+  x->set_direct(true);
+  x->answer(status, "text/plain; charset=utf-8", body);
+  s.dispatched = true;
+  s.app_done = true;
+  s.reset_once_answered = !s.body_ended;
+  take_output(s);
+  context_.host.request_done(x);
+}
+
+// RFC 9113 8.1.1: a malformed request is a stream error (PROTOCOL_ERROR).
+// An app reading its body sees the read fail.
+void protocol::reset_malformed(stream& s, const char* reason) {
+  log::write(log::level::info, "malformed request from %s on HTTP/2 stream %d: %s; resetting it (PROTOCOL_ERROR)",
+             session_.peer_for_log(), s.id, reason);
+  if (s.x != nullptr && !s.body_ended) {
+    s.body_ended = true;
+    s.x->deliver_body_error(400);
+  }
+  reset_stream(s, NGHTTP2_PROTOCOL_ERROR);
+}
+
+void protocol::reset_for_length(stream& s, const char* longer_or_shorter) {
+  char why[96];
+  std::snprintf(why, sizeof why, "its body is %s than its content-length of %lld", longer_or_shorter,
+                static_cast<long long>(s.content_length()));
+  reset_malformed(s, why);
+}
+
+// A reset of ours (its reason is logged by the caller): nothing more of the
+// stream goes out, and its app's output is dropped.
+void protocol::reset_stream(stream& s, uint32_t code) {
+  s.reset = true;
+  s.reset_logged = true;
+  nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s.id, code);
+}
+
+// The client ended the stream: its body is whole, unless it is shorter
+// than its content-length (malformed).
+void protocol::end_body(stream& s) {
+  if (s.x == nullptr || s.body_ended || s.reset) return;
+  if (s.content_length() >= 0 && s.delivered != static_cast<uint64_t>(s.content_length())) {
+    reset_for_length(s, "shorter");
+    return;
+  }
+  s.body_ended = true;
+  s.x->deliver_body_end();
 }
 
 // After a read: the streams whose heads came in it go to the app, unless
@@ -628,8 +684,7 @@ void protocol::take_output(stream& s) {
     head_record head;
     if (rest.filled() != record.size() - 4 || !read_record(record, head)) {
       log::write(log::level::error, "HTTP/2 stream %d: the response head could not be read back", s.id);
-      s.reset = true;
-      nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s.id, NGHTTP2_INTERNAL_ERROR);
+      reset_stream(s, NGHTTP2_INTERNAL_ERROR);
       return;
     }
     std::vector<nghttp2_nv> nva;
@@ -667,8 +722,7 @@ ssize_t protocol::read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t
     if (s->x->close_after()) {
       // The app failed after its head went out (or sent less than its
       // Content-Length): the client must see the response incomplete.
-      nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, id, NGHTTP2_INTERNAL_ERROR);
-      s->reset = true;
+      reset_stream(*s, NGHTTP2_INTERNAL_ERROR);
       return into.filled() > 0 ? static_cast<ssize_t>(into.filled()) : static_cast<ssize_t>(NGHTTP2_ERR_DEFERRED);
     }
     *flags |= NGHTTP2_DATA_FLAG_EOF;
@@ -745,13 +799,39 @@ void protocol::on_writable() {
 // --- streams end ---------------------------------------------------------------
 
 int protocol::frame_sent(const nghttp2_frame* frame) {
-  if (frame->hd.type != NGHTTP2_HEADERS || (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) == 0) return 0;
+  if (frame->hd.type == NGHTTP2_RST_STREAM) {
+    if (frame->rst_stream.error_code == NGHTTP2_PROTOCOL_ERROR) log_library_reset(frame->hd.stream_id);
+    return 0;
+  }
+  bool ends = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
+  if (!ends || (frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA)) return 0;
   stream* s = find(frame->hd.stream_id);
   if (s != nullptr && s->reset_once_answered) {
     s->reset_once_answered = false;
     nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
   }
   return 0;
+}
+
+// nghttp2 reset a stream for breaking HTTP's rules (RFC 9113 8.1.1) before
+// our own checks saw it (its checks run first on each frame): the log names
+// the client, the stream and what the stream had got to.
+void protocol::log_library_reset(int32_t id) {
+  stream* s = find(id);
+  if (s == nullptr || s->reset_logged) return;
+  s->reset_logged = true;
+  s->reset = true;
+  char what[96];
+  if (!s->headers_done) {
+    std::snprintf(what, sizeof what, "its header block");
+  } else if (s->content_length() >= 0 && !s->body_ended) {
+    std::snprintf(what, sizeof what, "its body against its content-length of %lld",
+                  static_cast<long long>(s->content_length()));
+  } else {
+    std::snprintf(what, sizeof what, "its frames");
+  }
+  log::write(log::level::info, "malformed request from %s on HTTP/2 stream %d (%s); reset it (PROTOCOL_ERROR)",
+             session_.peer_for_log(), id, what);
 }
 
 int protocol::stream_closed(int32_t id, uint32_t error_code) {
@@ -841,8 +921,7 @@ void protocol::check_stalls() {
     } else if (now - s->stalled_since_ms >= context_.write_timeout_ms) {
       log::write(log::level::info, "resetting HTTP/2 stream %d from %s: its window stayed shut (write timeout)",
                  s->id, session_.peer_for_log());
-      s->reset = true;
-      nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_CANCEL);
+      reset_stream(*s, NGHTTP2_CANCEL);
     }
     bool body_awaited = s->x != nullptr && !s->body_ended && !s->reset;
     if (body_awaited) {
@@ -853,8 +932,7 @@ void protocol::check_stalls() {
                    session_.peer_for_log(), s->id);
         s->body_ended = true;
         s->x->deliver_body_error(408);
-        s->reset = true;
-        nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_CANCEL);
+        reset_stream(*s, NGHTTP2_CANCEL);
         body_awaited = false;
       }
     }

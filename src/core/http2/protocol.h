@@ -13,8 +13,18 @@
 // so a client that does not read costs bounded memory; a stream whose
 // window the client keeps at zero is reset after the write timeout.
 //
+// Request rules. nghttp2 checks HTTP's rules on frames (RFC 9113 8.1-8.3:
+// pseudo-fields, connection-specific fields, a body against its
+// content-length) and resets a stream that breaks them; baton checks the
+// same ones itself where they decide what reaches an app, so no app sees
+// a malformed request even if the library's checks were off, and each
+// reset is logged with the client and the stream. On top of them, its own:
+// --max-headers fields (431), `host` agreeing with `:authority` and no
+// userinfo in it (400), cookie fields joined into one (8.2.3), and CONNECT,
+// which is answered 501 before the app (local::local_routes).
+//
 // The attack classes (each has a test that sends it): rapid reset
-// (nghttp2's reset rate limit ends the connection, and a stream reset in
+// (our reset bucket ends the connection, and a stream reset in
 // the same read as its HEADERS never reaches the app, as streams are
 // dispatched after each read), CONTINUATION floods (nghttp2 bounds their
 // count; the header list size bounds their bytes), HPACK bombs (the
@@ -41,6 +51,7 @@
 
 #include "core/exchange/exchange.h"
 #include "core/http1/protocol.h"
+#include "core/http2/request_head.h"
 #include "core/http2/wire.h"
 #include "core/session/session.h"
 
@@ -60,7 +71,9 @@ struct settings {
   // at this rate per second.
   uint32_t control_frame_burst = 1000;
   uint32_t control_frames_per_second = 200;
-  // Streams a client may reset: nghttp2's bucket, as above.
+  // Streams a client may reset (CVE-2023-44487, rapid reset): our own
+  // bucket, as above; past it GOAWAY ENHANCE_YOUR_CALM. nghttp2's own limit
+  // (which can only say INTERNAL_ERROR) stays behind it at its default.
   uint32_t reset_burst = 200;
   uint32_t resets_per_second = 100;
   // Streams of one connection inside the app at once (0: no limit). With a
@@ -119,6 +132,8 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
 
   // nghttp2's callbacks, as members.
   int begin_frame(const nghttp2_frame_hd& hd);
+  void judge_data_length(const nghttp2_frame_hd& hd);
+  void after_read();
   int begin_headers(const nghttp2_frame* frame);
   int header(const nghttp2_frame* frame, std::string_view name, std::string_view value);
   int frame_received(const nghttp2_frame* frame);
@@ -132,6 +147,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   void add_field(stream& s, std::string_view name, std::string_view value);
   bool start_upgraded_stream();
   void start_stream(stream& s, bool body_ends);
+  void end_body(stream& s);
   void dispatch_ready();
   bool answer_locally(stream& s);
   bool at_app_limit() const {
@@ -145,6 +161,13 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   void send();
   void finish_if_done();
   bool count_control_frame();
+  bool count_reset();
+  void calm_down(const char* what);
+  void log_library_reset(int32_t id);
+  void refuse(stream& s, int status, const char* reason);
+  void reset_malformed(stream& s, const char* reason);
+  void reset_for_length(stream& s, const char* longer_or_shorter);
+  void reset_stream(stream& s, uint32_t code);
   void check_stalls();
   void free_stream(stream* s);
 
@@ -164,6 +187,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   uint32_t in_app_ = 0;         // streams whose app has not finished
   int32_t highest_stream_id_ = -1;  // the highest the client opened (-1: none; +2 is then 1)
   std::vector<std::pair<int32_t, int32_t>> skipped_;  // ids the client jumped over
+  head_limits head_limits_;
   bool peer_trusted_ = false;
   bool draining_ = false;
   bool closing_ = false;  // nghttp2 is done or failed: what is queued goes out, then the session ends
@@ -173,9 +197,14 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   int64_t idle_since_ms_ = 0;
   bool served_any_ = false;
   int64_t stall_check_ms_ = INT64_MAX;
-  // The control-frame bucket.
-  double tokens_ = 0;
-  int64_t tokens_at_ms_ = 0;
+  // Frames that make work without being requests, and streams the client reset.
+  struct token_bucket {
+    double tokens = 0;
+    int64_t at_ms = 0;
+    bool take(int64_t now_ms, uint32_t burst, uint32_t per_second);
+  };
+  token_bucket control_tokens_;
+  token_bucket reset_tokens_;
 };
 
 }  // namespace baton::http2

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "core/util/log.h"
 #include "core/util/text.h"
 
 namespace baton::local {
@@ -297,8 +298,27 @@ void local_routes::refuse_draining(exchange::exchange& x) {
   x.answer(503, plain_text, "the server is shutting down\n", {}, true);
 }
 
+// RFC 9110 9.3.6: CONNECT asks for a tunnel, which only a proxy makes.
+// No app behind baton can answer it (a 2xx would promise a tunnel the
+// server does not make), so it is answered here, over every protocol, and
+// the connection closes after it (HTTP/1.1: what follows may be tunnel bytes).
+void local_routes::refuse_connect(exchange::exchange& x) {
+  exchange::peer_info peer = x.peer();
+  // HTTP/1.1 names the tunnel's end in the target, HTTP/2 in :authority.
+  std::string_view to = x.head().authority.empty() ? x.head().target : x.head().authority;
+  log::write(log::level::info, "refused CONNECT %.*s from %.*s: baton is not a proxy (501)",
+             static_cast<int>(std::min<size_t>(to.size(), 200)), to.data(),
+             static_cast<int>(peer.address.size()), peer.address.data());
+  x.answer(501, plain_text, "CONNECT is not served here: this server is not a proxy\n", {}, true);
+}
+
 bool local_routes::answer_before_app(const local_routes* routes, exchange::exchange& x, bool draining,
                                      bool refusing) {
+  if (x.head().form == exchange::target_form::authority) {
+    x.set_direct(true);
+    refuse_connect(x);
+    return true;
+  }
   if (routes == nullptr && !refusing) return false;
   x.set_direct(true);
   if (routes == nullptr || !routes->try_answer(x, draining)) {

@@ -63,8 +63,10 @@ class local_routes {
 
   // The 503 a draining server gives a request it will not serve.
   static void refuse_draining(exchange::exchange& x);
-  // What every protocol asks before the app: the health path or a static
-  // file (`routes`, when there are any), or the 503 while `refusing`. True
+  // The 501 every CONNECT gets (baton makes no tunnels).
+  static void refuse_connect(exchange::exchange& x);
+  // What every protocol asks before the app: CONNECT's 501, the health
+  // path or a static file (`routes`, when there are any), or the 503 while `refusing`. True
   // when `x` was answered here, on the loop thread (it is then direct).
   static bool answer_before_app(const local_routes* routes, exchange::exchange& x, bool draining, bool refusing);
 

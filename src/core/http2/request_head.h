@@ -1,0 +1,72 @@
+// An HTTP/2 request head as HPACK decodes it, field by field, and RFC
+// 9113's rules about it that decide what an app may see: pseudo-fields
+// become the request line, cookie crumbs one field again (8.2.3), a
+// connection-specific field or a bad content-length makes the request
+// malformed (8.2.2, 8.1.1: the stream is reset), and a head too large, with
+// too many fields, with userinfo in :authority or a host that names
+// another origin (8.3.1) is refused with a status. No nghttp2 here: the
+// protocol feeds it, so it is tested on its own (tests/unit/http2/).
+//
+// Loop thread only; one per stream, until the exchange takes its copy.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/exchange/head.h"
+
+namespace baton::http2 {
+
+struct head_limits {
+  uint64_t max_list_bytes = 32768;  // RFC 9113 6.5.2's measure: names, values and 32 a field
+  size_t max_fields = 100;          // fields that are not pseudo-fields (--max-headers)
+};
+
+class request_head {
+ public:
+  // A decoded field, in the order HPACK gave it.
+  void add(std::string_view name, std::string_view value, const head_limits& limits);
+
+  // The head is whole. Why the request is malformed (then the stream is
+  // reset), or null; it reads the content-length, which a body ending with
+  // the head (`body_ends`) must not contradict.
+  const char* malformed(bool body_ends);
+  // Why the request is refused before any app sees it, with the answer's
+  // status (431, 400), or null.
+  const char* refusal(const head_limits& limits, int& status) const;
+  // The exchange's view: `h`'s views point into bytes() (or are
+  // constants), the cookies joined into one where the first was, and a host
+  // field from :authority when the client sent none. Call once.
+  void describe(bool body_ends, exchange::request_head& h, std::vector<exchange::field>& fields);
+
+  const std::string& bytes() const { return bytes_; }
+  // The request's content-length, or -1 when it sent none (after malformed()).
+  int64_t content_length() const { return content_length_; }
+  // Frees the storage once the exchange holds its copy.
+  void clear();
+
+ private:
+  struct span {
+    uint32_t name_at, name_length, value_at, value_length;
+  };
+  std::string_view name_of(size_t i) const {
+    return std::string_view(bytes_).substr(spans_[i].name_at, spans_[i].name_length);
+  }
+  std::string_view value_of(int i) const;
+  int join_cookies();
+
+  // Names and values back to back, and where each is.
+  std::string bytes_;
+  std::vector<span> spans_;
+  int method_ = -1, path_ = -1, authority_ = -1, host_ = -1;  // indexes into spans_
+  uint64_t list_bytes_ = 0;
+  uint32_t field_count_ = 0;  // cookie crumbs count once
+  uint32_t cookies_ = 0;
+  bool too_large_ = false;
+  const char* malformed_ = nullptr;
+  int64_t content_length_ = -1;
+};
+
+}  // namespace baton::http2
