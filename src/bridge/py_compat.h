@@ -1,7 +1,8 @@
 // What differs between the CPython versions baton builds for (3.10 to 3.13),
 // in one place. CPython 3.13 took the generator helpers for StopIteration's
 // value out of its public headers, and 3.13 gave the optional attribute
-// lookup a public name; these wrappers use the public API where it exists.
+// lookup a public name; 3.12 made the raised exception one object. These
+// wrappers use the public API where it exists.
 #pragma once
 
 #define PY_SSIZE_T_CLEAN
@@ -42,6 +43,33 @@ inline PyObject* take_stop_iteration_value() {
   Py_XDECREF(value);
   Py_XDECREF(traceback);
   return result;
+}
+
+// The exception being raised, taken (normalised, its traceback attached),
+// so that it can be raised again later; null when none is set.
+inline PyObject* take_raised_exception() {
+#if PY_VERSION_HEX >= 0x030C0000
+  return PyErr_GetRaisedException();
+#else
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  if (type == nullptr) return nullptr;
+  PyErr_NormalizeException(&type, &value, &traceback);
+  if (traceback != nullptr && value != nullptr) PyException_SetTraceback(value, traceback);
+  Py_XDECREF(type);
+  Py_XDECREF(traceback);
+  return value;
+#endif
+}
+
+// Raises `exception` (borrowed), as taken by take_raised_exception().
+inline void raise_exception(PyObject* exception) {
+#if PY_VERSION_HEX >= 0x030C0000
+  Py_INCREF(exception);
+  PyErr_SetRaisedException(exception);
+#else
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exception)), exception);
+#endif
 }
 
 // getattr(o, name) that is not an error when the attribute is missing:

@@ -8,6 +8,57 @@ PyObject* client_disconnected_type = nullptr;
 
 namespace {
 
+// --- the coroutine protocol ----------------------------------------------------
+//
+// asyncio takes for a coroutine (asyncio.iscoroutine, by
+// collections.abc.Coroutine's methods) whatever has __await__, send, throw
+// and close. Every awaitable receive() and send() return has them, so
+// asyncio.create_task(send(m)) and anyio's start_soon(send, m) take them as
+// they take the coroutine other servers' send returns.
+
+PyObject* self_await(PyObject* self) {
+  Py_INCREF(self);
+  return self;
+}
+
+PyObject* send_method(PyObject* self, PyObject* value) {
+  PyObject* result = nullptr;
+  PySendResult status = Py_TYPE(self)->tp_as_async->am_send(self, value, &result);
+  return coroutine_step_result(status, result);
+}
+
+PyObject* iternext_by_send(PyObject* self) { return send_method(self, Py_None); }
+
+// throw() into an awaitable that is not suspended anywhere: the exception
+// comes straight back out, as from a coroutine not started.
+PyObject* throw_back(PyObject*, PyObject* args) {
+  raise_thrown(args);
+  return nullptr;
+}
+
+PyObject* close_nothing(PyObject*, PyObject*) { Py_RETURN_NONE; }
+
+PyMethodDef plain_methods[] = {
+    {"send", send_method, METH_O, "send(value): completes (StopIteration) or raises"},
+    {"throw", throw_back, METH_VARARGS, "throw(exception): raises it"},
+    {"close", close_nothing, METH_NOARGS, "close(): nothing to close"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyTypeObject awaitable_type(const char* name, const char* doc, size_t size, PyAsyncMethods* async,
+                            PyMethodDef* methods, destructor dealloc) {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = name;
+  t.tp_basicsize = static_cast<Py_ssize_t>(size);
+  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_doc = doc;
+  t.tp_as_async = async;
+  t.tp_iter = PyObject_SelfIter;
+  t.tp_iternext = iternext_by_send;
+  t.tp_methods = methods;
+  t.tp_dealloc = dealloc;
+  return t;
+}
+
 // --- the awaitable that is already complete ---------------------------------
 //
 // `await receive()` on an event that is there already, or `await send(...)`
@@ -19,7 +70,6 @@ struct completed_object {
   PyObject* value;
 };
 
-
 PySendResult completed_send(PyObject* self, PyObject*, PyObject** result) {
   auto* o = reinterpret_cast<completed_object*>(self);
   *result = o->value != nullptr ? o->value : Py_None;
@@ -27,42 +77,169 @@ PySendResult completed_send(PyObject* self, PyObject*, PyObject** result) {
   return PYGEN_RETURN;
 }
 
-PyObject* completed_iternext(PyObject* self) {
-  auto* o = reinterpret_cast<completed_object*>(self);
-  set_stop_iteration_value(o->value != nullptr ? o->value : Py_None);
-  return nullptr;
-}
-
-PyObject* completed_await(PyObject* self) {
-  Py_INCREF(self);
-  return self;
-}
-
 void completed_dealloc(PyObject* self) {
   Py_CLEAR(reinterpret_cast<completed_object*>(self)->value);
   Py_TYPE(self)->tp_free(self);
 }
 
-PyAsyncMethods completed_async = {completed_await, nullptr, nullptr, completed_send};
+PyAsyncMethods completed_async = {self_await, nullptr, nullptr, completed_send};
 
-PyTypeObject completed_type = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "baton._baton.Completed";
-  t.tp_basicsize = sizeof(completed_object);
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
-  t.tp_doc = "an awaitable whose result is already there";
-  t.tp_as_async = &completed_async;
-  t.tp_iter = PyObject_SelfIter;
-  t.tp_iternext = completed_iternext;
-  t.tp_dealloc = completed_dealloc;
-  return t;
-}();
+PyTypeObject completed_type =
+    awaitable_type("baton._baton.Completed", "an awaitable whose result is already there",
+                   sizeof(completed_object), &completed_async, plain_methods, completed_dealloc);
 
 // `await send(...)` completes with None nearly always: one shared object
 // serves them all (it holds no state but its value).
 completed_object* completed_none = nullptr;
 
+// --- the awaitable that raises --------------------------------------------------
+//
+// ASGI's receive and send are awaitable callables: what goes wrong (a send
+// after the close, a message the protocol forbids, a client gone) is raised
+// by the await, as it is by every server whose send is a coroutine, so that
+// asyncio.ensure_future(send(m)), gather() and task groups see it where they
+// look for it. The call returns this, holding the exception, instead.
+
+struct failed_object {
+  PyObject_HEAD
+  PyObject* exception;
+};
+
+PySendResult failed_send(PyObject* self, PyObject*, PyObject** result) {
+  raise_exception(reinterpret_cast<failed_object*>(self)->exception);
+  *result = nullptr;
+  return PYGEN_ERROR;
+}
+
+void failed_dealloc(PyObject* self) {
+  Py_CLEAR(reinterpret_cast<failed_object*>(self)->exception);
+  Py_TYPE(self)->tp_free(self);
+}
+
+PyAsyncMethods failed_async = {self_await, nullptr, nullptr, failed_send};
+
+PyTypeObject failed_type = awaitable_type("baton._baton.Failed", "an awaitable that raises the error its call met",
+                                          sizeof(failed_object), &failed_async, plain_methods, failed_dealloc);
+
+// With an error set: an awaitable that raises it when awaited (the error is
+// cleared). A MemoryError stays raised at the call.
+PyObject* raise_when_awaited() {
+  if (PyErr_ExceptionMatches(PyExc_MemoryError)) return nullptr;
+  auto* o = PyObject_New(failed_object, &failed_type);
+  if (o == nullptr) return nullptr;
+  o->exception = take_raised_exception();
+  return reinterpret_cast<PyObject*>(o);
+}
+
+// --- the awaitable that waits ------------------------------------------------------
+//
+// A receive() with no event yet, or a send() past the window: the asyncio
+// Future the loop side settles, awaited through its own iterator. The
+// wrapper only gives it a coroutine's methods; the Future is what the task
+// waits on (and cancels).
+
+struct waiting_object {
+  PyObject_HEAD
+  PyObject* future;
+  PyObject* iterator;  // future.__await__(), from the first step on
+};
+
+PySendResult waiting_send(PyObject* self, PyObject* arg, PyObject** result) {
+  auto* o = reinterpret_cast<waiting_object*>(self);
+  if (o->iterator == nullptr) {
+    unaryfunc await = Py_TYPE(o->future)->tp_as_async->am_await;
+    o->iterator = await(o->future);
+    if (o->iterator == nullptr) {
+      *result = nullptr;
+      return PYGEN_ERROR;
+    }
+  }
+  return PyIter_Send(o->iterator, arg, result);
+}
+
+// Into the Future's iterator, which raises it where the task waits.
+PyObject* waiting_throw(PyObject* self, PyObject* args) {
+  auto* o = reinterpret_cast<waiting_object*>(self);
+  if (o->iterator == nullptr) {
+    raise_thrown(args);
+    return nullptr;
+  }
+  py_ref method = py_ref::steal(PyObject_GetAttrString(o->iterator, "throw"));
+  return method ? PyObject_Call(method.get(), args, nullptr) : nullptr;
+}
+
+PyObject* waiting_close(PyObject* self, PyObject*) {
+  auto* o = reinterpret_cast<waiting_object*>(self);
+  if (o->iterator == nullptr) Py_RETURN_NONE;
+  PyObject* closed = PyObject_CallMethod(o->iterator, "close", nullptr);
+  if (closed == nullptr && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+    PyErr_Clear();
+    Py_RETURN_NONE;
+  }
+  return closed;
+}
+
+int waiting_traverse(PyObject* self, visitproc visit, void* arg) {
+  auto* o = reinterpret_cast<waiting_object*>(self);
+  Py_VISIT(o->future);
+  Py_VISIT(o->iterator);
+  return 0;
+}
+
+int waiting_clear(PyObject* self) {
+  auto* o = reinterpret_cast<waiting_object*>(self);
+  Py_CLEAR(o->future);
+  Py_CLEAR(o->iterator);
+  return 0;
+}
+
+void waiting_dealloc(PyObject* self) {
+  PyObject_GC_UnTrack(self);
+  waiting_clear(self);
+  PyObject_GC_Del(self);
+}
+
+PyAsyncMethods waiting_async = {self_await, nullptr, nullptr, waiting_send};
+
+PyMethodDef waiting_methods[] = {
+    {"send", send_method, METH_O, "send(value): the Future's next step"},
+    {"throw", waiting_throw, METH_VARARGS, "throw(exception): raises it where the task waits"},
+    {"close", waiting_close, METH_NOARGS, "close(): closes the Future's iterator"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyTypeObject waiting_type = [] {
+  PyTypeObject t = awaitable_type("baton._baton.Waiting", "an awaitable that waits for the server",
+                                  sizeof(waiting_object), &waiting_async, waiting_methods, waiting_dealloc);
+  t.tp_flags |= Py_TPFLAGS_HAVE_GC;
+  t.tp_traverse = waiting_traverse;
+  t.tp_clear = waiting_clear;
+  return t;
+}();
+
 }  // namespace
+
+PyObject* coroutine_step_result(PySendResult status, PyObject* result) {
+  if (status == PYGEN_NEXT) return result;
+  if (status == PYGEN_RETURN) {
+    set_stop_iteration_value(result);
+    Py_DECREF(result);
+  }
+  return nullptr;
+}
+
+bool raise_thrown(PyObject* args) {
+  PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+  if (!PyArg_UnpackTuple(args, "throw", 1, 3, &type, &value, &traceback)) return false;
+  if (PyExceptionInstance_Check(type)) {
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(type)), type);
+  } else if (PyExceptionClass_Check(type)) {
+    PyErr_SetObject(type, value);
+  } else {
+    PyErr_SetString(PyExc_TypeError, "throw() takes an exception");
+    return false;
+  }
+  return true;
+}
 
 PyObject* make_completed(PyObject* value_new_ref) {
   if (value_new_ref == Py_None && completed_none != nullptr) {
@@ -76,6 +253,16 @@ PyObject* make_completed(PyObject* value_new_ref) {
     return nullptr;
   }
   o->value = value_new_ref;
+  return reinterpret_cast<PyObject*>(o);
+}
+
+PyObject* make_waiting(PyObject* future) {
+  auto* o = PyObject_GC_New(waiting_object, &waiting_type);
+  if (o == nullptr) return nullptr;
+  Py_INCREF(future);
+  o->future = future;
+  o->iterator = nullptr;
+  PyObject_GC_Track(o);
   return reinterpret_cast<PyObject*>(o);
 }
 
@@ -99,7 +286,8 @@ PyObject* receive_call(PyObject* self, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   auto* o = reinterpret_cast<channel_object*>(self);
-  return o->h.runner->receive(o->h.request, o->h.generation);
+  PyObject* awaitable = o->h.runner->receive(o->h.request, o->h.generation);
+  return awaitable != nullptr ? awaitable : raise_when_awaited();
 }
 
 PyObject* send_call(PyObject* self, PyObject* args, PyObject* kwargs) {
@@ -108,7 +296,8 @@ PyObject* send_call(PyObject* self, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   auto* o = reinterpret_cast<channel_object*>(self);
-  return o->h.runner->send(o->h.request, o->h.generation, PyTuple_GET_ITEM(args, 0));
+  PyObject* awaitable = o->h.runner->send(o->h.request, o->h.generation, PyTuple_GET_ITEM(args, 0));
+  return awaitable != nullptr ? awaitable : raise_when_awaited();
 }
 
 PyTypeObject channel_type(const char* name, const char* doc, ternaryfunc call) {
@@ -140,7 +329,8 @@ PyObject* make_receive(asgi_runner* runner, asgi_request* r) { return make_chann
 PyObject* make_send(asgi_runner* runner, asgi_request* r) { return make_channel(&send_type, runner, r); }
 
 bool awaitable_types_ready() {
-  if (PyType_Ready(&completed_type) < 0 || PyType_Ready(&receive_type) < 0 || PyType_Ready(&send_type) < 0) {
+  if (PyType_Ready(&completed_type) < 0 || PyType_Ready(&failed_type) < 0 || PyType_Ready(&waiting_type) < 0 ||
+      PyType_Ready(&receive_type) < 0 || PyType_Ready(&send_type) < 0) {
     return false;
   }
   completed_none = PyObject_New(completed_object, &completed_type);

@@ -1,7 +1,8 @@
 // The objects an ASGI app awaits and calls, as native types: the awaitable
 // that is already complete (a receive() whose event is there, a send() the
-// window took), and the receive and send callables of each request. All of
-// it runs on the asyncio thread with the GIL held.
+// window took), the one that raises what its call met, the one that waits
+// for the server, and the receive and send callables of each request. All
+// of it runs on the asyncio thread with the GIL held.
 #pragma once
 
 #include "bridge/asgi/runner.h"
@@ -16,6 +17,17 @@ extern PyObject* client_disconnected_type;
 // An awaitable that completes with `value_new_ref` (stolen) at once,
 // through am_send, without a Future or a suspension of the task.
 PyObject* make_completed(PyObject* value_new_ref);
+// An awaitable that waits for `future` (borrowed), an asyncio Future the
+// loop side settles.
+PyObject* make_waiting(PyObject* future);
+
+// The coroutine protocol's pieces, for the native coroutines: a step's
+// outcome as send() gives it (the value yielded, or StopIteration carrying
+// the value returned, or the error; null when it raises), and throw()'s
+// arguments raised (throw(exception) or throw(type[, value[, traceback]]);
+// false when they name no exception, and a TypeError is raised instead).
+PyObject* coroutine_step_result(PySendResult status, PyObject* result);
+bool raise_thrown(PyObject* args);
 
 // What receive, send and the request's coroutine know of their request.
 // Each holds a reference to the runner's owner, so the runner outlives every

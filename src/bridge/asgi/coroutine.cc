@@ -114,21 +114,10 @@ PySendResult request_coroutine_send(PyObject* o, PyObject* arg, PyObject** resul
   return request_ended(self, status, result);
 }
 
-// send(), throw() and close() as methods: a step's outcome in the iterator
-// protocol (a value is yielded; a return raises StopIteration).
-PyObject* step_result(PySendResult status, PyObject* result) {
-  if (status == PYGEN_NEXT) return result;
-  if (status == PYGEN_RETURN) {
-    set_stop_iteration_value(result);
-    Py_DECREF(result);
-  }
-  return nullptr;
-}
-
 PyObject* request_coroutine_send_method(PyObject* o, PyObject* value) {
   PyObject* result = nullptr;
   PySendResult status = request_coroutine_send(o, value, &result);
-  return step_result(status, result);
+  return coroutine_step_result(status, result);
 }
 
 PyObject* request_coroutine_iternext(PyObject* o) {
@@ -138,7 +127,7 @@ PyObject* request_coroutine_iternext(PyObject* o) {
     Py_DECREF(result);
     return nullptr;  // a plain end: StopIteration without a value
   }
-  return step_result(status, result);
+  return coroutine_step_result(status, result);
 }
 
 // throw(exception) or throw(type[, value[, traceback]]): into the app's
@@ -159,22 +148,13 @@ PyObject* request_coroutine_throw(PyObject* o, PyObject* args) {
     result = take_stop_iteration_value();
     if (result != nullptr) status = PYGEN_RETURN;
   } else {
-    PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
-    if (!PyArg_UnpackTuple(args, "throw", 1, 3, &type, &value, &traceback)) return nullptr;
-    if (PyExceptionInstance_Check(type)) {
-      PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(type)), type);
-    } else if (PyExceptionClass_Check(type)) {
-      PyErr_SetObject(type, value);
-    } else {
-      PyErr_SetString(PyExc_TypeError, "throw() takes an exception");
-      return nullptr;
-    }
+    if (!raise_thrown(args)) return nullptr;  // not an exception: a TypeError, the request goes on
     if (self->inner == nullptr && self->call[0] == nullptr) return nullptr;  // already ended
   }
   // Two statements: as one call's arguments, `result` could be read before
   // request_ended() sets it.
   PySendResult ended = request_ended(self, status, &result);
-  return step_result(ended, result);
+  return coroutine_step_result(ended, result);
 }
 
 // The app's awaitable gets GeneratorExit (its finally blocks run), and the

@@ -310,8 +310,10 @@ PyObject* asgi_runner::start_task(PyObject* coroutine) {
 PyObject* asgi_runner::pending_future(py_ref& slot) {
   PyObject* future = PyObject_CallNoArgs(create_future_.get());
   if (future == nullptr) return nullptr;
-  slot = py_ref::borrow(future);
-  return future;
+  slot = py_ref::steal(future);
+  PyObject* waiting = make_waiting(future);
+  if (waiting == nullptr) slot.reset();
+  return waiting;
 }
 
 // Completes a waiting future with `value` (or, for an exception instance,
