@@ -258,8 +258,8 @@ OPTIONS: tuple[Option, ...] = (
            core=True),
     Option("ssl_cert_reqs", _cert_reqs, 0, "client certificates: 0 none, 1 optional (verified when sent), "
            "2 required (mutual TLS) (default: %(default)s)", core=True),
-    Option("ssl_ciphers", str, None, "OpenSSL cipher list for TLS 1.2 (default: OpenSSL's; TLS 1.3's suites "
-           "are OpenSSL's)", core=True),
+    Option("ssl_ciphers", str, None, "OpenSSL cipher list for TLS 1.2 (default: ECDHE with AES-GCM or "
+           "ChaCha20-Poly1305 only, Mozilla's intermediate profile; TLS 1.3's suites are OpenSSL's)", core=True),
     Option("ssl_version", _tls_version, "TLSv1.2", "the oldest TLS version accepted: TLSv1.2 or TLSv1.3 "
            "(default: %(default)s)", core=True),
     # Served without Python.

@@ -144,7 +144,8 @@ std::unique_ptr<tls_context> tls_context::load(const tls_settings& settings, std
   SSL_CTX_set_default_passwd_cb_userdata(ctx, nullptr);
   if (!loaded) return nullptr;
 
-  if (!settings.ciphers.empty() && SSL_CTX_set_cipher_list(ctx, settings.ciphers.c_str()) != 1) {
+  const char* ciphers = settings.ciphers.empty() ? default_tls12_ciphers : settings.ciphers.c_str();
+  if (SSL_CTX_set_cipher_list(ctx, ciphers) != 1) {
     error = "no cipher of --ssl-ciphers '" + settings.ciphers + "' is known: " + openssl_reason();
     return nullptr;
   }

@@ -43,10 +43,19 @@ struct tls_settings {
   std::string password;   // for an encrypted key
   std::string ca_certs;   // PEM: the CAs client certificates must chain to
   int cert_reqs = 0;      // client certificates: 0 none, 1 optional (verified when sent), 2 required
-  std::string ciphers;    // TLS 1.2 cipher list ("" for OpenSSL's default)
+  std::string ciphers;    // TLS 1.2 cipher list ("" for default_tls12_ciphers)
   int min_version = TLS1_2_VERSION;
   bool offer_h2 = false;  // ALPN: h2 is offered (first) beside http/1.1
 };
+
+// The TLS 1.2 suites offered unless --ssl-ciphers says otherwise: forward
+// secrecy (ECDHE) and AEAD ciphers only (AES-GCM, ChaCha20-Poly1305), as
+// the "intermediate" profile of Mozilla's server guidance has them. OpenSSL's
+// own default adds CBC suites (LUCKY13's shape) and, with an RSA key, RSA
+// key exchange (no forward secrecy). TLS 1.3's suites are OpenSSL's.
+inline constexpr const char* default_tls12_ciphers =
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
 
 // Reads --ssl-version's value ("TLSv1.2", "tls1.3", "1.2", any case); 0 when unknown.
 int parse_tls_version(std::string_view text);

@@ -1,0 +1,80 @@
+"""The TLS 1.2 suites baton offers by default: forward secrecy (ECDHE) with
+AEAD ciphers only (AES-GCM, ChaCha20-Poly1305), as Mozilla's "intermediate"
+profile has them. A CBC suite (LUCKY13's shape) and RSA key exchange (no
+forward secrecy) are refused unless --ssl-ciphers asks for them. The
+client is Python's ssl (OpenSSL), held to TLS 1.2 and to one suite."""
+
+import socket
+import ssl
+
+import pytest
+
+from tests.conftest import tls_args
+from tests.integration.server import Server
+
+WSGI = "tests.integration.apps.wire_apps:wsgi"
+CBC = "ECDHE-RSA-AES128-SHA"
+RSA_KEY_EXCHANGE = "AES128-GCM-SHA256"
+
+
+def handshake(server, suite: str, ca) -> str:
+    """The suite a TLS 1.2 handshake offering only `suite` settles on; raises
+    ssl.SSLError when the server refuses it (its alert)."""
+    context = ssl.create_default_context(cafile=str(ca))
+    context.maximum_version = ssl.TLSVersion.TLSv1_2
+    context.set_ciphers(suite)
+    with socket.create_connection((server.host, server.port), timeout=5) as sock:
+        with context.wrap_socket(sock, server_hostname="localhost") as tls:
+            return tls.cipher()[0]
+
+
+def refused(server, suite: str, ca) -> bool:
+    """True when the server ends the handshake with an alert (no suite in
+    common); a timeout or any other failure is not a refusal."""
+    try:
+        handshake(server, suite, ca)
+    except ssl.SSLError as error:
+        return "HANDSHAKE_FAILURE" in str(error).upper() or "NO_SHARED_CIPHER" in str(error).upper()
+    return False
+
+
+@pytest.fixture
+def start(tls_certificates):
+    servers = []
+
+    def serve(*args):
+        server = Server(["--port", "0", *tls_args(tls_certificates), *args, WSGI]).start()
+        servers.append(server)
+        return server
+
+    yield serve
+    for server in servers:
+        server.stop()
+
+
+@pytest.mark.parametrize("suite", ["ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384",
+                                   "ECDHE-RSA-CHACHA20-POLY1305"])
+def test_the_default_suites_have_forward_secrecy_and_aead(start, tls_certificates, suite):
+    assert handshake(start(), suite, tls_certificates.ca) == suite
+
+
+@pytest.mark.parametrize("suite", [CBC, RSA_KEY_EXCHANGE], ids=["cbc", "rsa-key-exchange"])
+def test_cbc_and_rsa_key_exchange_are_refused_by_default(start, tls_certificates, suite):
+    assert refused(start(), suite, tls_certificates.ca)
+
+
+@pytest.mark.parametrize("suite", [CBC, RSA_KEY_EXCHANGE], ids=["cbc", "rsa-key-exchange"])
+def test_ssl_ciphers_can_ask_for_them(start, tls_certificates, suite):
+    server = start("--ssl-ciphers", f"{CBC}:{RSA_KEY_EXCHANGE}")
+    assert handshake(server, suite, tls_certificates.ca) == suite
+    # And then only for them: what the list leaves out is refused.
+    assert refused(server, "ECDHE-RSA-AES128-GCM-SHA256", tls_certificates.ca)
+
+
+def test_tls13_suites_are_openssls_whatever_the_tls12_list(start, tls_certificates):
+    server = start("--ssl-ciphers", CBC)
+    context = ssl.create_default_context(cafile=str(tls_certificates.ca))
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    with socket.create_connection((server.host, server.port), timeout=5) as sock:
+        with context.wrap_socket(sock, server_hostname="localhost") as tls:
+            assert tls.version() == "TLSv1.3" and tls.cipher()[0].startswith("TLS_")
