@@ -36,7 +36,7 @@ def wsgi(environ, start_response):
 
 
 async def asgi(scope, receive, send):
-    """A bare ASGI app with lifespan: startup puts a value in the state, shutdown writes a file."""
+    """A bare ASGI app with lifespan (startup puts a value in the state, shutdown writes a file) and a WebSocket echo."""
     if scope["type"] == "lifespan":
         while True:
             message = await receive()
@@ -49,6 +49,16 @@ async def asgi(scope, receive, send):
                     with open(marker, "w") as f:
                         f.write("shut down")
                 await send({"type": "lifespan.shutdown.complete"})
+                return
+    if scope["type"] == "websocket":
+        # An echo: each message back as it came, text as text, bytes as bytes.
+        while True:
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.accept"})
+            elif message["type"] == "websocket.receive":
+                await send({"type": "websocket.send", "text": message.get("text"), "bytes": message.get("bytes")})
+            else:
                 return
     body = b""
     while True:

@@ -1,10 +1,12 @@
 """The wheel on another CPython: installed alone into a fresh plain venv of
 that interpreter (tools/wheels.py matrix makes it and names its python in
 BATON_MATRIX_PYTHON), serving WSGI inline and as a pool, ASGI in both shapes
-on both loops, a Starlette app from PyPI, lifespan, with nothing leaked.
+on both loops, a Starlette app from PyPI, lifespan, a WebSocket echo and h2c,
+with nothing leaked and no deprecation warning from baton's own code.
 Without BATON_MATRIX_PYTHON the suite runs against this interpreter's venv."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -12,6 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.sync.client import connect as websocket_connect
 
 from tests.integration.server import ROOT, Server, read_response
 
@@ -28,15 +31,29 @@ ASGI_SHAPES = {"pump-asyncio": ["--asgi-mode", "pump", "--loop", "asyncio"],
                "inverted-uvloop": ["--asgi-mode", "inverted", "--loop", "uvloop"]}
 
 
+# Deprecation warnings shown in every server (once per place): an API that a
+# new CPython deprecates shows here while it still works, before a later
+# one removes it. Those raised by baton's own code fail the server's tests.
+WARNINGS = {"PYTHONWARNINGS": "default::DeprecationWarning,default::PendingDeprecationWarning"}
+BATON_WARNING = re.compile(r"^.*/baton/\w+\.py:\d+: \w*DeprecationWarning:.*$", re.MULTILINE)
+
+
 def serve(*args: str, env: dict | None = None) -> Server:
-    return Server(["--port", "0", *args], python=PYTHON, env=env).start()
+    return Server(["--port", "0", *args], python=PYTHON, env={**WARNINGS, **(env or {})}).start()
+
+
+def stop(server: Server) -> None:
+    """Stops it, and fails if baton's code raised a deprecation warning while it ran."""
+    server.stop()
+    found = BATON_WARNING.findall(server.log)
+    assert not found, "deprecation warnings from baton's code:\n" + "\n".join(found)
 
 
 @pytest.fixture(scope="module", params=list(WSGI_SHAPES))
 def wsgi(request):
     server = serve(*WSGI_SHAPES[request.param], "tests.matrix.apps:wsgi")
     yield server
-    server.stop()
+    stop(server)
 
 
 @pytest.fixture(scope="module", params=list(ASGI_SHAPES))
@@ -46,14 +63,14 @@ def asgi(request, tmp_path_factory):
                    env={"MATRIX_SHUTDOWN_FILE": str(marker)})
     server.marker = marker
     yield server
-    server.stop()
+    stop(server)
 
 
 @pytest.fixture(scope="module", params=list(ASGI_SHAPES))
 def starlette(request):
     server = serve(*ASGI_SHAPES[request.param], "tests.matrix.apps:starlette")
     yield server
-    server.stop()
+    stop(server)
 
 
 def test_the_server_runs_the_interpreter_under_test(wsgi):
@@ -79,6 +96,36 @@ def test_asgi_answers_echoes_and_sees_the_lifespan_state(asgi):
     assert httpx.get(asgi.url + "/state").text == f"{VERSION[0]}.{VERSION[1]}"
 
 
+def test_a_websocket_echoes_text_and_bytes(asgi):
+    with websocket_connect(asgi.url.replace("http://", "ws://", 1) + "/echo", open_timeout=10) as ws:
+        ws.send("hello from the matrix")
+        assert ws.recv(timeout=10) == "hello from the matrix"
+        payload = os.urandom(70_000)
+        ws.send(payload)
+        assert ws.recv(timeout=10) == payload
+
+
+def h2c(server: Server, method: str, path: str, body: bytes | None = None) -> httpx.Response:
+    """One request over HTTP/2 by prior knowledge on the plain port (httpx
+    with http1=False opens with HTTP/2's preface)."""
+    with httpx.Client(http1=False, http2=True, timeout=10) as client:
+        response = client.request(method, server.url + path, content=body)
+    assert response.http_version == "HTTP/2"
+    return response
+
+
+def test_h2c_serves_wsgi(wsgi):
+    assert h2c(wsgi, "GET", "/").text == f"wsgi {VERSION[0]}.{VERSION[1]}"
+    body = os.urandom(200_000)  # more than HTTP/2's initial 64 KiB window
+    assert h2c(wsgi, "POST", "/echo", body).content == body
+
+
+def test_h2c_serves_asgi(asgi):
+    assert h2c(asgi, "GET", "/").text == f"asgi {VERSION[0]}.{VERSION[1]}"
+    body = os.urandom(200_000)
+    assert h2c(asgi, "POST", "/echo", body).content == body
+
+
 def test_a_starlette_app_from_pypi_serves_json_streams_and_anyio_cancel_scopes(starlette):
     assert httpx.get(starlette.url + "/json").json() == {"hello": "world", "task": "baton.request"}
     assert httpx.get(starlette.url + "/cancel-scope").text == "cancelled=True"
@@ -94,7 +141,7 @@ def test_request_tasks_take_their_first_step_inside_the_drain_on_3_12_and_later(
     try:
         stack = httpx.get(server.url + "/stack").text.split()
     finally:
-        server.stop()
+        stop(server)
     # The asyncio side's callbacks in baton/asgi.py: on_wake (pump) and run_pass / queued_pass (inverted).
     inside_the_drain = bool({"on_wake", "run_pass", "queued_pass"} & set(stack))
     assert inside_the_drain == eager, stack
@@ -107,6 +154,7 @@ def test_lifespan_shutdown_runs_on_sigterm_and_the_exit_is_clean(tmp_path):
     server.signal(signal.SIGTERM)
     assert server.wait(10) == 0
     assert marker.read_text() == "shut down"
+    stop(server)
 
 
 def post_many(sock, count: int) -> None:
@@ -136,7 +184,7 @@ def test_ten_thousand_requests_leave_no_python_objects_behind(interface):
             post_many(sock, 10_000)
             after = allocated_blocks(sock)
     finally:
-        server.stop()
+        stop(server)
     print(f"allocated blocks: {before} before, {after} after")
     # A leaked object per request would be 10 000 blocks or more.
     assert after - before < 1000, f"{after - before} blocks more after 10 000 requests"
