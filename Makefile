@@ -48,7 +48,7 @@ CHANNELS_PINS := channels==4.0.0
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
 .PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel wheels sdist \
-	matrix locks autobahn autobahn-quick h2spec chroot
+	matrix locks autobahn autobahn-quick h2spec chroot sdist-check
 
 all: build
 
@@ -85,11 +85,11 @@ $(BATON): $(VENV_PY) $(SOURCES)
 
 build: $(BATON)
 
-# Wheels for users: one per CPython found (Debian's, and pyenv's 3.10 to
-# 3.13), tagged manylinux, in dist/; `pip install dist/baton-*-cpXY-*.whl`
-# takes the one of its Python. meson and meson-python come from PyPI at
-# the versions tools/locks/build.txt pins.
-wheels: | .stamp-deps
+# Wheels for users: one per CPython found (Debian's, pyenv's 3.10 to 3.13,
+# the sid chroot's 3.14 and 3.15), tagged manylinux, in dist/; `pip install
+# dist/baton-*-cpXY-*.whl` takes the one of its Python. meson and
+# meson-python come from PyPI at the versions tools/locks/build.txt pins.
+wheels: | .stamp-deps chroot
 	@$(PYTHON) tools/wheels.py build
 wheel: wheels
 
@@ -103,9 +103,15 @@ chroot:
 sdist: | .stamp-deps
 	@$(PYTHON) tools/wheels.py sdist
 
+# In the sid chroot: `pip install` of the sdist into fresh 3.14 and 3.15
+# venvs, as a user would, failed by any compiler warning from the bridge.
+sdist-check: sdist | chroot
+	@$(PYTHON) tools/wheels.py sdist-check
+
 # Each other interpreter's wheel in a fresh plain venv, and the smoke suite
-# (tests/matrix) against it; an interpreter the machine lacks is skipped.
-matrix: build wheels
+# (tests/matrix) against it, 3.14's and 3.15's inside the sid chroot; an
+# interpreter the machine lacks is skipped.
+matrix: build wheels sdist-check
 	@$(PYTHON) tools/wheels.py matrix
 
 # Rewrites the lock files from their top-level pins (needs PyPI and pyenv's

@@ -13,6 +13,9 @@ and the smoke suite for those two Pythons use it (tools/wheels.py).
       the mirror out of reach, not x86-64) prints why on one line and exits
       0: what needs the chroot skips those Pythons and says so.
 
+      The mirror is the first of apt's sources that serves sid, or
+      $BATON_SID_MIRROR alone.
+
   python3 tools/sid_chroot.py status
       One line: ready, or why not (exit 0 when ready, 1 otherwise).
 
@@ -120,9 +123,9 @@ def apt_sources() -> list[tuple[str, str]]:
 def debian_mirror() -> tuple[str | None, str]:
     """(the mirror, "") or (None, why not): the first source of apt's that is a
     Debian archive (not its security or updates suites) and serves sid."""
-    override = os.environ.get("BATON_SID_MIRROR")
+    override = os.environ.get("BATON_SID_MIRROR")  # this one alone
     candidates = [override] if override else []
-    for uri, suite in apt_sources():
+    for uri, suite in [] if override else apt_sources():
         if "security" in uri or "-" in suite:  # bookworm-updates, bookworm-security, backports
             continue
         if uri.rstrip("/") not in [c.rstrip("/") for c in candidates]:
