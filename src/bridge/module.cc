@@ -11,8 +11,11 @@
 #include <vector>
 
 #include "bridge/asgi/awaitables.h"
+#include "bridge/asgi/coroutine.h"
 #include "bridge/asgi/runner.h"
+#include "bridge/module_state.h"
 #include "bridge/names.h"
+#include "bridge/py_compat.h"
 #include "bridge/py_ref.h"
 #include "bridge/server_setup.h"
 #include "bridge/wsgi/handler.h"
@@ -99,7 +102,7 @@ std::string run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::ve
     // detach, the pool without its turn barrier, and the predecessor's
     // inline fallback when every pool thread is busy.
     bool pool_turn = keyword_flag(kwargs, "pool_turn", true);
-    python_pool_hooks hooks(static_cast<int>(blocking_threads), pool_turn);
+    python_pool_hooks hooks(static_cast<int>(blocking_threads), pool_turn, !gil_enabled());
     attaching_inline_dispatcher fallback(*wsgi);
     server::thread_pool pool(*wsgi, hooks, static_cast<int>(blocking_threads),
                              keyword_flag(kwargs, "pool_fallback_inline", false) ? &fallback : nullptr);
@@ -186,28 +189,72 @@ PyMethodDef module_methods[] = {
     {nullptr, nullptr, 0, nullptr},
 };
 
-PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_baton", "Baton's native server", -1, module_methods,
-                          nullptr, nullptr, nullptr, nullptr};
+// --- the module ----------------------------------------------------------------
+
+bridge_types& state_of(PyObject* module) { return *static_cast<bridge_types*>(PyModule_GetState(module)); }
+
+template <typename Visit>
+void for_each_object(bridge_types& t, Visit visit) {
+  for (PyTypeObject** type : {&t.completed, &t.failed, &t.waiting, &t.receive, &t.send, &t.request_coroutine,
+                              &t.asgi_server, &t.wsgi_input, &t.start_response, &t.file_wrapper}) {
+    visit(reinterpret_cast<PyObject**>(type));
+  }
+  visit(&t.client_disconnected);
+  visit(&t.cancelled_error);
+}
+
+int module_traverse(PyObject* module, visitproc visit, void* arg) {
+  int result = 0;
+  for_each_object(state_of(module), [&](PyObject** o) {
+    if (result == 0 && *o != nullptr) result = visit(*o, arg);
+  });
+  return result;
+}
+
+int module_clear(PyObject* module) {
+  for_each_object(state_of(module), [](PyObject** o) { Py_CLEAR(*o); });
+  return 0;
+}
+
+void module_free(void* module) { module_clear(static_cast<PyObject*>(module)); }
+
+// The module's execution: its names, its types (into its state, and the
+// borrowed table the code uses) and what it exports.
+int module_exec(PyObject* module) {
+  bridge_types& t = state_of(module);
+  if (!intern_names() || !awaitable_types_add(module, t) || !coroutine_types_add(module, t) ||
+      !asgi_server_type_add(module, t) || !wsgi_types_add(module, t)) {
+    return -1;
+  }
+  if (PyModule_AddObjectRef(module, "ClientDisconnected", t.client_disconnected) < 0 ||
+      PyModule_AddType(module, t.request_coroutine) < 0 || PyModule_AddType(module, t.asgi_server) < 0 ||
+      PyModule_AddType(module, t.file_wrapper) < 0) {
+    return -1;
+  }
+  types = t;
+  return 0;
+}
+
+PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, reinterpret_cast<void*>(module_exec)},
+#ifdef Py_mod_multiple_interpreters
+    // One set of types and names per process: a subinterpreter cannot import it.
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
+#endif
+#ifdef Py_mod_gil
+    // Nothing here leans on the GIL: on a free-threaded CPython importing
+    // the module leaves the GIL off.
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
+    {0, nullptr}};
+
+PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_baton", "Baton's native server", sizeof(bridge_types),
+                          module_methods, module_slots, module_traverse, module_clear, module_free};
 
 }  // namespace
+
+bridge_types types;
+
 }  // namespace baton::bridge
 
-PyMODINIT_FUNC PyInit__baton() {
-  if (!baton::bridge::intern_names() || !baton::bridge::wsgi_types_ready() ||
-      !baton::bridge::awaitable_types_ready()) {
-    return nullptr;
-  }
-  PyObject* m = PyModule_Create(&baton::bridge::module_def);
-  if (m == nullptr) return nullptr;
-  if (baton::bridge::asgi_module_functions_add(m) == nullptr || !baton::bridge::asgi_server_type_add(m)) {
-    Py_DECREF(m);
-    return nullptr;
-  }
-  Py_INCREF(&baton::bridge::file_wrapper_type);
-  if (PyModule_AddObject(m, "FileWrapper", reinterpret_cast<PyObject*>(&baton::bridge::file_wrapper_type)) < 0) {
-    Py_DECREF(&baton::bridge::file_wrapper_type);
-    Py_DECREF(m);
-    return nullptr;
-  }
-  return m;
-}
+PyMODINIT_FUNC PyInit__baton() { return PyModuleDef_Init(&baton::bridge::module_def); }

@@ -107,6 +107,7 @@ const entry name_table[] = {
 }  // namespace
 
 bool intern_names() {
+  if (names.type != nullptr) return true;  // made already, by an earlier execution of the module
   for (const entry& e : name_table) {
     *e.slot = PyUnicode_InternFromString(e.text);
     if (*e.slot == nullptr) return false;

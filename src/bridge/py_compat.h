@@ -7,8 +7,23 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#if PY_VERSION_HEX < 0x030C0000
+#include <structmember.h>
+#endif
+
+#include "bridge/py_ref.h"
 
 namespace baton::bridge {
+
+// A PyMemberDef's type and flag for a read-only Py_ssize_t: public names
+// since 3.12, structmember.h's before.
+#if PY_VERSION_HEX >= 0x030C0000
+constexpr int member_type_ssize = Py_T_PYSSIZET;
+constexpr int member_read_only = Py_READONLY;
+#else
+constexpr int member_type_ssize = T_PYSSIZET;
+constexpr int member_read_only = READONLY;
+#endif
 
 // Raises StopIteration carrying `value` (borrowed), as a generator's return
 // does. The value is wrapped in an instance first, so a tuple or an
@@ -69,6 +84,126 @@ inline void raise_exception(PyObject* exception) {
   PyErr_SetRaisedException(exception);
 #else
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exception)), exception);
+#endif
+}
+
+// Strong references out of containers another thread may change (on a
+// free-threaded build a borrowed one can be freed under the caller): the
+// 3.13 API where it exists, and its equivalent under the GIL before.
+// dict_get_ref: 1 and *result set, 0 and *result null (missing), -1 with an error.
+inline int dict_get_ref(PyObject* dict, PyObject* key, PyObject** result) {
+#if PY_VERSION_HEX >= 0x030D0000
+  return PyDict_GetItemRef(dict, key, result);
+#else
+  *result = PyDict_GetItemWithError(dict, key);
+  if (*result != nullptr) {
+    Py_INCREF(*result);
+    return 1;
+  }
+  return PyErr_Occurred() ? -1 : 0;
+#endif
+}
+
+inline int dict_get_ref_string(PyObject* dict, const char* key, PyObject** result) {
+#if PY_VERSION_HEX >= 0x030D0000
+  return PyDict_GetItemStringRef(dict, key, result);
+#else
+  PyObject* name = PyUnicode_FromString(key);
+  if (name == nullptr) {
+    *result = nullptr;
+    return -1;
+  }
+  int found = dict_get_ref(dict, name, result);
+  Py_DECREF(name);
+  return found;
+#endif
+}
+
+// setdefault: 0 (inserted `value`) or 1 (the key was there), *result the
+// value now in the dict as a new reference; -1 with an error.
+inline int dict_set_default_ref(PyObject* dict, PyObject* key, PyObject* value, PyObject** result) {
+#if PY_VERSION_HEX >= 0x030D0000
+  return PyDict_SetDefaultRef(dict, key, value, result);
+#else
+  PyObject* existing = PyDict_SetDefault(dict, key, value);
+  if (existing == nullptr) {
+    *result = nullptr;
+    return -1;
+  }
+  Py_INCREF(existing);
+  *result = existing;
+  return existing == value ? 0 : 1;
+#endif
+}
+
+// dict[key] as a strong reference: null when the key is missing (no error
+// set) or on an error (set).
+inline py_ref dict_item(PyObject* dict, PyObject* key) {
+  PyObject* value = nullptr;
+  dict_get_ref(dict, key, &value);
+  return py_ref::steal(value);
+}
+
+// A value from sys (sys.stderr), as a new reference; null and no error when missing.
+inline PyObject* sys_attribute(const char* name) {
+#if PY_VERSION_HEX >= 0x030D0000
+  PyObject* sys = PyImport_ImportModule("sys");
+  if (sys == nullptr) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject* value = PyObject_GetAttrString(sys, name);
+  Py_DECREF(sys);
+  if (value == nullptr) PyErr_Clear();
+  return value;
+#else
+  PyObject* value = PySys_GetObject(name);
+  Py_XINCREF(value);
+  return value;
+#endif
+}
+
+// Critical sections (3.13): a walk over an object another thread may
+// change holds the object's own lock on a free-threaded build, and nothing
+// under the GIL; before 3.13 there is only the GIL.
+#ifndef Py_BEGIN_CRITICAL_SECTION
+#define Py_BEGIN_CRITICAL_SECTION(op) {
+#define Py_END_CRITICAL_SECTION() }
+#endif
+
+// Whether `o` has exactly `count` references, all known to the caller, so
+// that it may be reused for another request without anyone else seeing
+// it. Under the GIL the reference count says so. Without it the count is
+// split into the owning thread's and everyone else's, and only an object
+// this thread owns, with no reference from another thread, has an exact
+// one (the test CPython's own PyUnstable_Object_IsUniquelyReferenced makes).
+inline bool referenced_exactly(PyObject* o, Py_ssize_t count) {
+#ifdef Py_GIL_DISABLED
+  return _Py_IsOwnedByCurrentThread(o) &&
+         static_cast<Py_ssize_t>(_Py_atomic_load_uint32_relaxed(&o->ob_ref_local)) == count &&
+         _Py_atomic_load_ssize_relaxed(&o->ob_ref_shared) == 0;
+#else
+  return Py_REFCNT(o) == count;
+#endif
+}
+
+// Whether the interpreter runs with a GIL now: always before 3.13; on a
+// free-threaded build, unless something (an extension that did not declare
+// it can run without it, PYTHON_GIL=1) has turned it back on.
+inline bool gil_enabled() {
+#ifdef Py_GIL_DISABLED
+  PyObject* result = nullptr;
+  PyObject* sys = PyImport_ImportModule("sys");
+  if (sys != nullptr) {
+    result = PyObject_CallMethod(sys, "_is_gil_enabled", nullptr);
+    Py_DECREF(sys);
+  }
+  bool enabled = result == nullptr || result == Py_True;
+  Py_XDECREF(result);
+  PyErr_Clear();
+  return enabled;
+#else
+  return true;
 #endif
 }
 

@@ -1,10 +1,9 @@
 #include "bridge/asgi/awaitables.h"
 
+#include "bridge/module_state.h"
 #include "bridge/py_compat.h"
 
 namespace baton::bridge {
-
-PyObject* client_disconnected_type = nullptr;
 
 namespace {
 
@@ -44,21 +43,6 @@ PyMethodDef plain_methods[] = {
     {"close", close_nothing, METH_NOARGS, "close(): nothing to close"},
     {nullptr, nullptr, 0, nullptr}};
 
-PyTypeObject awaitable_type(const char* name, const char* doc, size_t size, PyAsyncMethods* async,
-                            PyMethodDef* methods, destructor dealloc) {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = name;
-  t.tp_basicsize = static_cast<Py_ssize_t>(size);
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
-  t.tp_doc = doc;
-  t.tp_as_async = async;
-  t.tp_iter = PyObject_SelfIter;
-  t.tp_iternext = iternext_by_send;
-  t.tp_methods = methods;
-  t.tp_dealloc = dealloc;
-  return t;
-}
-
 // --- the awaitable that is already complete ---------------------------------
 //
 // `await receive()` on an event that is there already, or `await send(...)`
@@ -79,14 +63,20 @@ PySendResult completed_send(PyObject* self, PyObject*, PyObject** result) {
 
 void completed_dealloc(PyObject* self) {
   Py_CLEAR(reinterpret_cast<completed_object*>(self)->value);
-  Py_TYPE(self)->tp_free(self);
+  free_instance(self);
 }
 
-PyAsyncMethods completed_async = {self_await, nullptr, nullptr, completed_send};
-
-PyTypeObject completed_type =
-    awaitable_type("baton._baton.Completed", "an awaitable whose result is already there",
-                   sizeof(completed_object), &completed_async, plain_methods, completed_dealloc);
+PyType_Slot completed_slots[] = {
+    {Py_am_await, reinterpret_cast<void*>(self_await)},
+    {Py_am_send, reinterpret_cast<void*>(completed_send)},
+    {Py_tp_iter, reinterpret_cast<void*>(PyObject_SelfIter)},
+    {Py_tp_iternext, reinterpret_cast<void*>(iternext_by_send)},
+    {Py_tp_methods, plain_methods},
+    {Py_tp_dealloc, reinterpret_cast<void*>(completed_dealloc)},
+    {Py_tp_doc, const_cast<char*>("an awaitable whose result is already there")},
+    {0, nullptr}};
+PyType_Spec completed_spec = {"baton._baton.Completed", sizeof(completed_object), 0,
+                              Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, completed_slots};
 
 // `await send(...)` completes with None nearly always: one shared object
 // serves them all (it holds no state but its value).
@@ -113,19 +103,26 @@ PySendResult failed_send(PyObject* self, PyObject*, PyObject** result) {
 
 void failed_dealloc(PyObject* self) {
   Py_CLEAR(reinterpret_cast<failed_object*>(self)->exception);
-  Py_TYPE(self)->tp_free(self);
+  free_instance(self);
 }
 
-PyAsyncMethods failed_async = {self_await, nullptr, nullptr, failed_send};
-
-PyTypeObject failed_type = awaitable_type("baton._baton.Failed", "an awaitable that raises the error its call met",
-                                          sizeof(failed_object), &failed_async, plain_methods, failed_dealloc);
+PyType_Slot failed_slots[] = {
+    {Py_am_await, reinterpret_cast<void*>(self_await)},
+    {Py_am_send, reinterpret_cast<void*>(failed_send)},
+    {Py_tp_iter, reinterpret_cast<void*>(PyObject_SelfIter)},
+    {Py_tp_iternext, reinterpret_cast<void*>(iternext_by_send)},
+    {Py_tp_methods, plain_methods},
+    {Py_tp_dealloc, reinterpret_cast<void*>(failed_dealloc)},
+    {Py_tp_doc, const_cast<char*>("an awaitable that raises the error its call met")},
+    {0, nullptr}};
+PyType_Spec failed_spec = {"baton._baton.Failed", sizeof(failed_object), 0,
+                           Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, failed_slots};
 
 // With an error set: an awaitable that raises it when awaited (the error is
 // cleared). A MemoryError stays raised at the call.
 PyObject* raise_when_awaited() {
   if (PyErr_ExceptionMatches(PyExc_MemoryError)) return nullptr;
-  auto* o = PyObject_New(failed_object, &failed_type);
+  auto* o = PyObject_New(failed_object, types.failed);
   if (o == nullptr) return nullptr;
   o->exception = take_raised_exception();
   return reinterpret_cast<PyObject*>(o);
@@ -181,6 +178,7 @@ PyObject* waiting_close(PyObject* self, PyObject*) {
 
 int waiting_traverse(PyObject* self, visitproc visit, void* arg) {
   auto* o = reinterpret_cast<waiting_object*>(self);
+  Py_VISIT(Py_TYPE(self));
   Py_VISIT(o->future);
   Py_VISIT(o->iterator);
   return 0;
@@ -196,10 +194,8 @@ int waiting_clear(PyObject* self) {
 void waiting_dealloc(PyObject* self) {
   PyObject_GC_UnTrack(self);
   waiting_clear(self);
-  PyObject_GC_Del(self);
+  free_instance(self);
 }
-
-PyAsyncMethods waiting_async = {self_await, nullptr, nullptr, waiting_send};
 
 PyMethodDef waiting_methods[] = {
     {"send", send_method, METH_O, "send(value): the Future's next step"},
@@ -207,14 +203,20 @@ PyMethodDef waiting_methods[] = {
     {"close", waiting_close, METH_NOARGS, "close(): closes the Future's iterator"},
     {nullptr, nullptr, 0, nullptr}};
 
-PyTypeObject waiting_type = [] {
-  PyTypeObject t = awaitable_type("baton._baton.Waiting", "an awaitable that waits for the server",
-                                  sizeof(waiting_object), &waiting_async, waiting_methods, waiting_dealloc);
-  t.tp_flags |= Py_TPFLAGS_HAVE_GC;
-  t.tp_traverse = waiting_traverse;
-  t.tp_clear = waiting_clear;
-  return t;
-}();
+PyType_Slot waiting_slots[] = {
+    {Py_am_await, reinterpret_cast<void*>(self_await)},
+    {Py_am_send, reinterpret_cast<void*>(waiting_send)},
+    {Py_tp_iter, reinterpret_cast<void*>(PyObject_SelfIter)},
+    {Py_tp_iternext, reinterpret_cast<void*>(iternext_by_send)},
+    {Py_tp_methods, waiting_methods},
+    {Py_tp_traverse, reinterpret_cast<void*>(waiting_traverse)},
+    {Py_tp_clear, reinterpret_cast<void*>(waiting_clear)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(waiting_dealloc)},
+    {Py_tp_doc, const_cast<char*>("an awaitable that waits for the server")},
+    {0, nullptr}};
+PyType_Spec waiting_spec = {"baton._baton.Waiting", sizeof(waiting_object), 0,
+                            Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+                            waiting_slots};
 
 }  // namespace
 
@@ -247,7 +249,7 @@ PyObject* make_completed(PyObject* value_new_ref) {
     Py_INCREF(completed_none);
     return reinterpret_cast<PyObject*>(completed_none);
   }
-  auto* o = PyObject_New(completed_object, &completed_type);
+  auto* o = PyObject_New(completed_object, types.completed);
   if (o == nullptr) {
     Py_XDECREF(value_new_ref);
     return nullptr;
@@ -257,7 +259,7 @@ PyObject* make_completed(PyObject* value_new_ref) {
 }
 
 PyObject* make_waiting(PyObject* future) {
-  auto* o = PyObject_GC_New(waiting_object, &waiting_type);
+  auto* o = PyObject_GC_New(waiting_object, types.waiting);
   if (o == nullptr) return nullptr;
   Py_INCREF(future);
   o->future = future;
@@ -277,7 +279,7 @@ struct channel_object {
 
 void channel_dealloc(PyObject* self) {
   reinterpret_cast<channel_object*>(self)->h.release();
-  Py_TYPE(self)->tp_free(self);
+  free_instance(self);
 }
 
 PyObject* receive_call(PyObject* self, PyObject* args, PyObject* kwargs) {
@@ -300,20 +302,21 @@ PyObject* send_call(PyObject* self, PyObject* args, PyObject* kwargs) {
   return awaitable != nullptr ? awaitable : raise_when_awaited();
 }
 
-PyTypeObject channel_type(const char* name, const char* doc, ternaryfunc call) {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = name;
-  t.tp_basicsize = sizeof(channel_object);
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
-  t.tp_doc = doc;
-  t.tp_call = call;
-  t.tp_dealloc = channel_dealloc;
-  return t;
-}
+PyType_Slot receive_slots[] = {
+    {Py_tp_call, reinterpret_cast<void*>(receive_call)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(channel_dealloc)},
+    {Py_tp_doc, const_cast<char*>("ASGI receive(): the request's next event")},
+    {0, nullptr}};
+PyType_Spec receive_spec = {"baton._baton.Receive", sizeof(channel_object), 0,
+                            Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, receive_slots};
 
-PyTypeObject receive_type = channel_type("baton._baton.Receive", "ASGI receive(): the request's next event",
-                                         receive_call);
-PyTypeObject send_type = channel_type("baton._baton.Send", "ASGI send(message)", send_call);
+PyType_Slot send_slots[] = {
+    {Py_tp_call, reinterpret_cast<void*>(send_call)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(channel_dealloc)},
+    {Py_tp_doc, const_cast<char*>("ASGI send(message)")},
+    {0, nullptr}};
+PyType_Spec send_spec = {"baton._baton.Send", sizeof(channel_object), 0,
+                         Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, send_slots};
 
 PyObject* make_channel(PyTypeObject* type, asgi_runner* runner, asgi_request* r) {
   auto* o = PyObject_New(channel_object, type);
@@ -324,19 +327,27 @@ PyObject* make_channel(PyTypeObject* type, asgi_runner* runner, asgi_request* r)
 
 }  // namespace
 
-PyObject* make_receive(asgi_runner* runner, asgi_request* r) { return make_channel(&receive_type, runner, r); }
+PyObject* make_receive(asgi_runner* runner, asgi_request* r) { return make_channel(types.receive, runner, r); }
 
-PyObject* make_send(asgi_runner* runner, asgi_request* r) { return make_channel(&send_type, runner, r); }
+PyObject* make_send(asgi_runner* runner, asgi_request* r) { return make_channel(types.send, runner, r); }
 
-bool awaitable_types_ready() {
-  if (PyType_Ready(&completed_type) < 0 || PyType_Ready(&failed_type) < 0 || PyType_Ready(&waiting_type) < 0 ||
-      PyType_Ready(&receive_type) < 0 || PyType_Ready(&send_type) < 0) {
+bool awaitable_types_add(PyObject* module, bridge_types& t) {
+  t.completed = make_type(module, &completed_spec);
+  t.failed = make_type(module, &failed_spec);
+  t.waiting = make_type(module, &waiting_spec);
+  t.receive = make_type(module, &receive_spec);
+  t.send = make_type(module, &send_spec);
+  if (t.completed == nullptr || t.failed == nullptr || t.waiting == nullptr || t.receive == nullptr ||
+      t.send == nullptr) {
     return false;
   }
-  completed_none = PyObject_New(completed_object, &completed_type);
-  if (completed_none == nullptr) return false;
-  Py_INCREF(Py_None);
-  completed_none->value = Py_None;
+  // The one `await send(...)` result everyone shares: made once, for the
+  // process's life (it holds None and nothing else).
+  if (completed_none == nullptr) {
+    completed_none = PyObject_New(completed_object, t.completed);
+    if (completed_none == nullptr) return false;
+    completed_none->value = Py_NewRef(Py_None);
+  }
   return true;
 }
 

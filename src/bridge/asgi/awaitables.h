@@ -6,13 +6,10 @@
 #pragma once
 
 #include "bridge/asgi/runner.h"
+#include "bridge/module_state.h"
 #include "bridge/py_ref.h"
 
 namespace baton::bridge {
-
-// baton._baton.ClientDisconnected, the OSError a send() to a client that
-// has gone away raises (made at module init).
-extern PyObject* client_disconnected_type;
 
 // An awaitable that completes with `value_new_ref` (stolen) at once,
 // through am_send, without a Future or a suspension of the task.
@@ -53,7 +50,7 @@ struct request_handle {
 PyObject* make_receive(asgi_runner* runner, asgi_request* r);
 PyObject* make_send(asgi_runner* runner, asgi_request* r);
 
-// Readies the types above (module init).
-bool awaitable_types_ready();
+// Makes the types above for `module` (its execution), into `t`.
+bool awaitable_types_add(PyObject* module, bridge_types& t);
 
 }  // namespace baton::bridge

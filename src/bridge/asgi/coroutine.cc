@@ -3,12 +3,11 @@
 #include <cstring>
 
 #include "bridge/asgi/awaitables.h"
+#include "bridge/module_state.h"
 #include "bridge/py_compat.h"
 
 namespace baton::bridge {
 namespace {
-
-PyObject* cancelled_error_type = nullptr;  // asyncio.CancelledError
 
 // --- the request's coroutine ---------------------------------------------------
 //
@@ -82,7 +81,7 @@ PySendResult request_ended(request_coroutine* self, PySendResult status, PyObjec
   PyErr_Fetch(&type, &value, &traceback);
   PyErr_NormalizeException(&type, &value, &traceback);
   if (value != nullptr && traceback != nullptr) PyException_SetTraceback(value, traceback);
-  bool cancelled = PyErr_GivenExceptionMatches(type, cancelled_error_type) != 0;
+  bool cancelled = PyErr_GivenExceptionMatches(type, types.cancelled_error) != 0;
   self->h.runner->finish(self->h.request, self->h.generation, cancelled ? nullptr : value);
   if (!cancelled && PyErr_GivenExceptionMatches(type, PyExc_Exception) != 0) {
     Py_XDECREF(type);
@@ -190,6 +189,7 @@ void request_coroutine_finalize(PyObject* o) {
 
 int request_coroutine_traverse(PyObject* o, visitproc visit, void* arg) {
   auto* self = reinterpret_cast<request_coroutine*>(o);
+  Py_VISIT(Py_TYPE(o));
   Py_VISIT(self->inner);
   for (PyObject* c : self->call) Py_VISIT(c);
   return 0;
@@ -208,7 +208,7 @@ void request_coroutine_dealloc(PyObject* o) {
   auto* self = reinterpret_cast<request_coroutine*>(o);
   request_coroutine_clear(o);
   self->h.release();
-  PyObject_GC_Del(o);
+  free_instance(o);
 }
 
 PyObject* request_coroutine_await(PyObject* o) {
@@ -239,8 +239,6 @@ PyObject* request_coroutine_qualname(PyObject* o, void*) {
   return PyUnicode_FromString("baton.request");
 }
 
-PyAsyncMethods request_coroutine_async = {request_coroutine_await, nullptr, nullptr, request_coroutine_send};
-
 PyMethodDef request_coroutine_methods[] = {
     {"send", request_coroutine_send_method, METH_O, "send(value): the next step"},
     {"throw", request_coroutine_throw, METH_VARARGS, "throw(exception): raises it where the app waits"},
@@ -259,29 +257,28 @@ PyGetSetDef request_coroutine_getset[] = {
     {"__name__", request_coroutine_qualname, nullptr, "the app's coroutine's name", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
-PyTypeObject request_coroutine_type = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "baton._baton.RequestCoroutine";
-  t.tp_basicsize = sizeof(request_coroutine);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC;
-  t.tp_doc = "a request's coroutine: the ASGI app's call, driven to its end";
-  t.tp_as_async = &request_coroutine_async;
-  t.tp_iter = PyObject_SelfIter;
-  t.tp_iternext = request_coroutine_iternext;
-  t.tp_methods = request_coroutine_methods;
-  t.tp_getset = request_coroutine_getset;
-  t.tp_traverse = request_coroutine_traverse;
-  t.tp_clear = request_coroutine_clear;
-  t.tp_finalize = request_coroutine_finalize;
-  t.tp_dealloc = request_coroutine_dealloc;
-  return t;
-}();
+PyType_Slot request_coroutine_slots[] = {
+    {Py_am_await, reinterpret_cast<void*>(request_coroutine_await)},
+    {Py_am_send, reinterpret_cast<void*>(request_coroutine_send)},
+    {Py_tp_iter, reinterpret_cast<void*>(PyObject_SelfIter)},
+    {Py_tp_iternext, reinterpret_cast<void*>(request_coroutine_iternext)},
+    {Py_tp_methods, request_coroutine_methods},
+    {Py_tp_getset, request_coroutine_getset},
+    {Py_tp_traverse, reinterpret_cast<void*>(request_coroutine_traverse)},
+    {Py_tp_clear, reinterpret_cast<void*>(request_coroutine_clear)},
+    {Py_tp_finalize, reinterpret_cast<void*>(request_coroutine_finalize)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(request_coroutine_dealloc)},
+    {Py_tp_doc, const_cast<char*>("a request's coroutine: the ASGI app's call, driven to its end")},
+    {0, nullptr}};
+PyType_Spec request_coroutine_spec = {"baton._baton.RequestCoroutine", sizeof(request_coroutine), 0,
+                                      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+                                      request_coroutine_slots};
 
 }  // namespace
 
 PyObject* make_request_coroutine(asgi_runner* runner, asgi_request* r, PyObject* app, PyObject* scope,
                                  PyObject* receive, PyObject* send) {
-  auto* o = PyObject_GC_New(request_coroutine, &request_coroutine_type);
+  auto* o = PyObject_GC_New(request_coroutine, types.request_coroutine);
   if (o == nullptr) return nullptr;
   o->h.bind(runner, r);
   PyObject* call[4] = {app, scope, receive, send};
@@ -295,29 +292,22 @@ PyObject* make_request_coroutine(asgi_runner* runner, asgi_request* r, PyObject*
   return reinterpret_cast<PyObject*>(o);
 }
 
-PyObject* asgi_module_functions_add(PyObject* module) {
-  if (PyType_Ready(&request_coroutine_type) < 0) return nullptr;
-  client_disconnected_type = PyErr_NewExceptionWithDoc(
+bool coroutine_types_add(PyObject* module, bridge_types& t) {
+  t.request_coroutine = make_type(module, &request_coroutine_spec);
+  if (t.request_coroutine == nullptr) return false;
+  t.client_disconnected = PyErr_NewExceptionWithDoc(
       "baton._baton.ClientDisconnected", "send() to a client that has gone away (an OSError)", PyExc_OSError,
       nullptr);
-  if (client_disconnected_type == nullptr) return nullptr;
-  Py_INCREF(client_disconnected_type);
-  if (PyModule_AddObject(module, "ClientDisconnected", client_disconnected_type) < 0) return nullptr;
+  if (t.client_disconnected == nullptr) return false;
   // asyncio takes as a coroutine what collections.abc.Coroutine does.
   py_ref abc = py_ref::steal(PyImport_ImportModule("collections.abc"));
   py_ref coroutine_abc = abc ? py_ref::steal(PyObject_GetAttrString(abc.get(), "Coroutine")) : py_ref();
   py_ref registered = coroutine_abc ? py_ref::steal(PyObject_CallMethod(coroutine_abc.get(), "register", "O",
-                                                                        &request_coroutine_type))
+                                                                        t.request_coroutine))
                                     : py_ref();
   py_ref asyncio = py_ref::steal(PyImport_ImportModule("asyncio"));
-  cancelled_error_type = asyncio ? PyObject_GetAttrString(asyncio.get(), "CancelledError") : nullptr;
-  if (!registered || cancelled_error_type == nullptr) return nullptr;
-  Py_INCREF(&request_coroutine_type);
-  if (PyModule_AddObject(module, "RequestCoroutine", reinterpret_cast<PyObject*>(&request_coroutine_type)) < 0) {
-    return nullptr;
-  }
-  return module;
+  t.cancelled_error = asyncio ? PyObject_GetAttrString(asyncio.get(), "CancelledError") : nullptr;
+  return registered && t.cancelled_error != nullptr;
 }
-
 
 }  // namespace baton::bridge

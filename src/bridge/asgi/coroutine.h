@@ -4,6 +4,7 @@
 #pragma once
 
 #include "bridge/asgi/runner.h"
+#include "bridge/module_state.h"
 #include "bridge/py_ref.h"
 
 namespace baton::bridge {
@@ -11,5 +12,9 @@ namespace baton::bridge {
 // A new coroutine for request `r`: its first step calls app(scope, receive, send).
 PyObject* make_request_coroutine(asgi_runner* runner, asgi_request* r, PyObject* app, PyObject* scope,
                                  PyObject* receive, PyObject* send);
+
+// Makes the request coroutine's type, ClientDisconnected, and finds
+// asyncio.CancelledError, for `module` (its execution), into `t`.
+bool coroutine_types_add(PyObject* module, bridge_types& t);
 
 }  // namespace baton::bridge

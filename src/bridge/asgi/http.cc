@@ -14,6 +14,7 @@
 #include "bridge/asgi/awaitables.h"
 #include "bridge/asgi/runner.h"
 #include "bridge/names.h"
+#include "bridge/py_compat.h"
 #include "core/exchange/fields.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
@@ -254,7 +255,7 @@ py_ref asgi_runner::build_scope(exchange::exchange& s) {
   // Small dicts an app might change: fresh for every request (copies).
   ok = ok && set_new(d, names.asgi, PyDict_Copy(t.asgi.get()));
   ok = ok && set_new(d, names.extensions, PyDict_Copy(t.extensions.get()));
-  if (ok && s.tls() != nullptr) ok = add_tls_extension(PyDict_GetItem(d, names.extensions), *s.tls());
+  if (ok && s.tls() != nullptr) ok = add_tls_extension(dict_item(d, names.extensions).get(), *s.tls());
   if (ok && state_) ok = set_new(d, names.state, PyDict_Copy(state_.get()));
   ok = ok && set_scheme_and_server(d, s, websocket);
   if (ok && websocket) ok = set_new(d, names.subprotocols, subprotocol_list(head));
@@ -333,21 +334,30 @@ PyObject* asgi_runner::receive(asgi_request* r, uint64_t generation) {
 // its trailers.
 bool asgi_runner::add_app_headers(asgi_request* r, PyObject* message, bool trailers) {
   exchange::exchange& s = *r->s;
-  PyObject* headers = PyDict_GetItemWithError(message, names.headers);
+  py_ref headers_held = dict_item(message, names.headers);
+  PyObject* headers = headers_held.get();
   if (headers == nullptr || headers == Py_None) return !PyErr_Occurred();
   py_ref iterator = py_ref::steal(PyObject_GetIter(headers));
   if (!iterator) return false;
   while (py_ref item = py_ref::steal(PyIter_Next(iterator.get()))) {
     py_ref pair = py_ref::steal(PySequence_Fast(item.get(), "each header must be a (name, value) pair"));
     if (!pair) return false;
+    // A list pair is the app's own: read (and its bytes copied) under its
+    // lock on a free-threaded build.
     std::string_view name, value;
-    if (PySequence_Fast_GET_SIZE(pair.get()) != 2 || !byte_view(PySequence_Fast_GET_ITEM(pair.get(), 0), name) ||
-        !byte_view(PySequence_Fast_GET_ITEM(pair.get(), 1), value)) {
+    bool well_formed = false, added = false;
+    Py_BEGIN_CRITICAL_SECTION(pair.get());
+    well_formed = PySequence_Fast_GET_SIZE(pair.get()) == 2 &&
+                  byte_view(PySequence_Fast_GET_ITEM(pair.get(), 0), name) &&
+                  byte_view(PySequence_Fast_GET_ITEM(pair.get(), 1), value);
+    added = well_formed && (trailers ? s.add_trailer(name, value) : s.add_header(name, value));
+    Py_END_CRITICAL_SECTION();
+    if (!well_formed) {
       if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "each header must be a (name, value) pair");
       r->protocol_error = true;
       return false;
     }
-    if (!(trailers ? s.add_trailer(name, value) : s.add_header(name, value))) {
+    if (!added) {
       r->protocol_error = true;
       PyErr_Format(PyExc_ValueError, trailers ? "invalid response trailer %R" : "invalid response header %R",
                    item.get());
@@ -364,7 +374,8 @@ PyObject* asgi_runner::send_start(asgi_request* r, PyObject* message) {
     PyErr_SetString(PyExc_RuntimeError, "http.response.start sent twice");
     return nullptr;
   }
-  PyObject* status_obj = PyDict_GetItemWithError(message, names.status);
+  py_ref status_obj_held = dict_item(message, names.status);
+  PyObject* status_obj = status_obj_held.get();
   if (status_obj == nullptr) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "http.response.start without a status");
     r->protocol_error = true;
@@ -380,7 +391,8 @@ PyObject* asgi_runner::send_start(asgi_request* r, PyObject* message) {
   s.begin_response(static_cast<int>(status), status_line(static_cast<int>(status)));
   if (!add_app_headers(r, message, false)) return nullptr;
   if (!r->websocket) {
-    PyObject* trailers = PyDict_GetItemWithError(message, names.trailers);
+    py_ref trailers_held = dict_item(message, names.trailers);
+    PyObject* trailers = trailers_held.get();
     if (trailers == nullptr && PyErr_Occurred()) return nullptr;
     r->trailers_expected = trailers != nullptr && PyObject_IsTrue(trailers) == 1;
   }
@@ -401,9 +413,11 @@ PyObject* asgi_runner::send_body(asgi_request* r, PyObject* message) {
     PyErr_SetString(PyExc_RuntimeError, "http.response.body sent after the response body was complete");
     return nullptr;
   }
-  PyObject* body = PyDict_GetItemWithError(message, names.body);
+  py_ref body_held = dict_item(message, names.body);
+  PyObject* body = body_held.get();
   if (body == nullptr && PyErr_Occurred()) return nullptr;
-  PyObject* more_obj = PyDict_GetItemWithError(message, names.more_body);
+  py_ref more_obj_held = dict_item(message, names.more_body);
+  PyObject* more_obj = more_obj_held.get();
   if (more_obj == nullptr && PyErr_Occurred()) return nullptr;
   bool more = more_obj != nullptr && PyObject_IsTrue(more_obj) == 1;
   Py_buffer view{};
@@ -418,7 +432,7 @@ PyObject* asgi_runner::send_body(asgi_request* r, PyObject* message) {
   }
   if (has_view) PyBuffer_Release(&view);
   if (sent == exchange::exchange::send_status::gone) {
-    PyErr_SetString(client_disconnected_type, "the client disconnected");
+    PyErr_SetString(types.client_disconnected, "the client disconnected");
     return nullptr;
   }
   if (!more) {
@@ -442,7 +456,8 @@ PyObject* asgi_runner::send_pathsend(asgi_request* r, PyObject* message) {
     PyErr_SetString(PyExc_RuntimeError, "http.response.pathsend outside a started, unfinished response");
     return nullptr;
   }
-  PyObject* path = PyDict_GetItemWithError(message, names.path);
+  py_ref path_held = dict_item(message, names.path);
+  PyObject* path = path_held.get();
   if (path == nullptr) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "http.response.pathsend without a path");
     return nullptr;
@@ -464,7 +479,7 @@ PyObject* asgi_runner::send_pathsend(asgi_request* r, PyObject* message) {
     s.add_header("content-length", std::string_view(text, static_cast<size_t>(n)));
   }
   if (s.send_file(fd, 0, static_cast<uint64_t>(st.st_size)) == exchange::exchange::send_status::gone) {
-    PyErr_SetString(client_disconnected_type, "the client disconnected");
+    PyErr_SetString(types.client_disconnected, "the client disconnected");
     return nullptr;
   }
   end_of_body(r);
@@ -499,7 +514,8 @@ PyObject* asgi_runner::send_trailers(asgi_request* r, PyObject* message) {
     return nullptr;
   }
   if (!add_app_headers(r, message, true)) return nullptr;
-  PyObject* more_obj = PyDict_GetItemWithError(message, names.more_trailers);
+  py_ref more_obj_held = dict_item(message, names.more_trailers);
+  PyObject* more_obj = more_obj_held.get();
   if (more_obj == nullptr && PyErr_Occurred()) return nullptr;
   if (more_obj == nullptr || PyObject_IsTrue(more_obj) != 1) {
     r->trailers_expected = false;
@@ -523,10 +539,11 @@ PyObject* asgi_runner::send(asgi_request* r, uint64_t generation, PyObject* mess
     return nullptr;
   }
   if (r->s->cancelled()) {
-    PyErr_SetString(client_disconnected_type, "the client disconnected");
+    PyErr_SetString(types.client_disconnected, "the client disconnected");
     return nullptr;
   }
-  PyObject* type = PyDict_GetItemWithError(message, names.type);
+  py_ref type_held = dict_item(message, names.type);
+  PyObject* type = type_held.get();
   if (type == nullptr) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "an ASGI message needs a type");
     return nullptr;

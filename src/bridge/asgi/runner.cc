@@ -351,7 +351,7 @@ void asgi_runner::deliver_news(asgi_request* r) {
   }
   if (r->send_future) {
     if (r->s->cancelled()) {
-      settle(r->send_future, PyObject_CallFunction(client_disconnected_type, "s", "the client disconnected"));
+      settle(r->send_future, PyObject_CallFunction(types.client_disconnected, "s", "the client disconnected"));
     } else if (r->s->credit_or_wake_me()) {  // else asked again: this wake may not have been the credit's
       Py_INCREF(Py_None);
       settle(r->send_future, Py_None);
@@ -380,7 +380,7 @@ void asgi_runner::finish(asgi_request* r, uint64_t generation, PyObject* error) 
     s.fail(status == 400 || status == 408 || status == 413 ? status : 500, true);
   }
   if (r->receive_future) settle(r->receive_future, r->websocket ? websocket_disconnect(r) : disconnect_event());
-  if (r->send_future) settle(r->send_future, PyObject_CallFunction(client_disconnected_type, "s", "the request ended"));
+  if (r->send_future) settle(r->send_future, PyObject_CallFunction(types.client_disconnected, "s", "the request ended"));
   s.set_waker(nullptr);
   r->s = nullptr;
   s.app_done();  // the stream is the loop's again
@@ -397,7 +397,7 @@ void asgi_runner::abandon() {
     // A task still waiting learns its request is over.
     if (r->receive_future) settle(r->receive_future, r->websocket ? websocket_disconnect(r) : disconnect_event());
     if (r->send_future) {
-      settle(r->send_future, PyObject_CallFunction(client_disconnected_type, "s", "the server stopped"));
+      settle(r->send_future, PyObject_CallFunction(types.client_disconnected, "s", "the server stopped"));
     }
     r->scope.reset();
   }

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bridge/module_state.h"
 #include "bridge/py_ref.h"
 #include "bridge/server_setup.h"
 #include "core/handoff/notice_queue.h"
@@ -230,7 +231,7 @@ class asgi_runner final : public server::dispatcher {
   std::vector<asgi_request*> free_;
 };
 
-PyObject* asgi_module_functions_add(PyObject* module);
-bool asgi_server_type_add(PyObject* module);
+// Makes the AsgiServer type for `module` (its execution), into `t`.
+bool asgi_server_type_add(PyObject* module, bridge_types& t);
 
 }  // namespace baton::bridge

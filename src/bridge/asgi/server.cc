@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bridge/asgi/runner.h"
+#include "bridge/module_state.h"
 #include "bridge/py_ref.h"
 #include "bridge/server_setup.h"
 #include "core/server/server.h"
@@ -226,7 +227,7 @@ void asgi_server_dealloc(PyObject* py_self) {
   close_server(self);
   delete self->runner;
   self->runner = nullptr;
-  Py_TYPE(py_self)->tp_free(py_self);
+  free_instance(py_self);
 }
 
 PyObject* get_wake_fd(PyObject* py_self, void*) {
@@ -298,30 +299,22 @@ PyGetSetDef asgi_server_getset[] = {
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 
-PyTypeObject asgi_server_type = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "baton._baton.AsgiServer";
-  t.tp_basicsize = sizeof(asgi_server_object);
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
-  t.tp_doc = "the native server running an ASGI app on an asyncio loop";
-  t.tp_init = asgi_server_init;
-  t.tp_new = PyType_GenericNew;
-  t.tp_dealloc = asgi_server_dealloc;
-  t.tp_methods = asgi_server_methods;
-  t.tp_getset = asgi_server_getset;
-  return t;
-}();
+PyType_Slot asgi_server_slots[] = {
+    {Py_tp_init, reinterpret_cast<void*>(asgi_server_init)},
+    {Py_tp_new, reinterpret_cast<void*>(PyType_GenericNew)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(asgi_server_dealloc)},
+    {Py_tp_methods, asgi_server_methods},
+    {Py_tp_getset, asgi_server_getset},
+    {Py_tp_doc, const_cast<char*>("the native server running an ASGI app on an asyncio loop")},
+    {0, nullptr}};
+PyType_Spec asgi_server_spec = {"baton._baton.AsgiServer", sizeof(asgi_server_object), 0, Py_TPFLAGS_DEFAULT,
+                                asgi_server_slots};
 
 }  // namespace
 
-bool asgi_server_type_add(PyObject* module) {
-  if (PyType_Ready(&asgi_server_type) < 0) return false;
-  Py_INCREF(&asgi_server_type);
-  if (PyModule_AddObject(module, "AsgiServer", reinterpret_cast<PyObject*>(&asgi_server_type)) < 0) {
-    Py_DECREF(&asgi_server_type);
-    return false;
-  }
-  return true;
+bool asgi_server_type_add(PyObject* module, bridge_types& t) {
+  t.asgi_server = make_type(module, &asgi_server_spec);
+  return t.asgi_server != nullptr;
 }
 
 }  // namespace baton::bridge

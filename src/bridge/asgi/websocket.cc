@@ -10,6 +10,7 @@
 #include "bridge/asgi/awaitables.h"
 #include "bridge/asgi/runner.h"
 #include "bridge/names.h"
+#include "bridge/py_compat.h"
 #include "core/util/log.h"
 #include "core/ws/utf8.h"
 
@@ -26,7 +27,7 @@ PyObject* protocol_error(asgi_request* r, const char* what) {
 }
 
 PyObject* gone(const char* why) {
-  PyErr_SetString(client_disconnected_type, why);
+  PyErr_SetString(types.client_disconnected, why);
   return nullptr;
 }
 
@@ -161,7 +162,8 @@ PyObject* asgi_runner::send_websocket(asgi_request* r, PyObject* type, PyObject*
 PyObject* asgi_runner::websocket_accept(asgi_request* r, PyObject* message) {
   exchange::exchange& s = *r->s;
   s.begin_switch_response();
-  PyObject* subprotocol = PyDict_GetItemWithError(message, names.subprotocol);
+  py_ref subprotocol_held = dict_item(message, names.subprotocol);
+  PyObject* subprotocol = subprotocol_held.get();
   if (subprotocol != nullptr && subprotocol != Py_None) {
     Py_ssize_t n = 0;
     const char* text = PyUnicode_Check(subprotocol) ? PyUnicode_AsUTF8AndSize(subprotocol, &n) : nullptr;
@@ -189,9 +191,11 @@ PyObject* asgi_runner::websocket_accept(asgi_request* r, PyObject* message) {
 
 PyObject* asgi_runner::websocket_send(asgi_request* r, PyObject* message) {
   exchange::exchange& s = *r->s;
-  PyObject* bytes = PyDict_GetItemWithError(message, names.bytes);
+  py_ref bytes_held = dict_item(message, names.bytes);
+  PyObject* bytes = bytes_held.get();
   if (bytes == nullptr && PyErr_Occurred()) return nullptr;
-  PyObject* text = PyDict_GetItemWithError(message, names.text);
+  py_ref text_held = dict_item(message, names.text);
+  PyObject* text = text_held.get();
   if (text == nullptr && PyErr_Occurred()) return nullptr;
   exchange::exchange::send_status sent;
   if (bytes != nullptr && bytes != Py_None) {
@@ -229,7 +233,8 @@ PyObject* asgi_runner::websocket_close(asgi_request* r, PyObject* message) {
     return resolved(Py_None);
   }
   long code = 1000;
-  PyObject* code_obj = PyDict_GetItemWithError(message, names.code);
+  py_ref code_obj_held = dict_item(message, names.code);
+  PyObject* code_obj = code_obj_held.get();
   if (code_obj != nullptr && code_obj != Py_None) {
     code = PyLong_AsLong(code_obj);
     if (code == -1 && PyErr_Occurred()) return nullptr;
@@ -237,7 +242,8 @@ PyObject* asgi_runner::websocket_close(asgi_request* r, PyObject* message) {
     return nullptr;
   }
   std::string_view reason;
-  PyObject* reason_obj = PyDict_GetItemWithError(message, names.reason);
+  py_ref reason_obj_held = dict_item(message, names.reason);
+  PyObject* reason_obj = reason_obj_held.get();
   if (reason_obj != nullptr && reason_obj != Py_None) {
     Py_ssize_t n = 0;
     const char* utf8 = PyUnicode_Check(reason_obj) ? PyUnicode_AsUTF8AndSize(reason_obj, &n) : nullptr;
@@ -272,7 +278,7 @@ PyObject* asgi_runner::websocket_close(asgi_request* r, PyObject* message) {
 void asgi_runner::finish_websocket(asgi_request* r, PyObject* error) {
   exchange::exchange& s = *r->s;
   bool raised = error != nullptr && !s.cancelled() &&
-                !(PyObject_TypeCheck(error, reinterpret_cast<PyTypeObject*>(client_disconnected_type)) &&
+                !(PyObject_TypeCheck(error, reinterpret_cast<PyTypeObject*>(types.client_disconnected)) &&
                   r->phase >= phase::open);
   if (raised) {
     Py_INCREF(error);

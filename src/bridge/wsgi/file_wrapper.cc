@@ -47,10 +47,11 @@ PyObject* file_wrapper_close(PyObject* self, PyObject*) {
 void file_wrapper_dealloc(PyObject* self) {
   PyObject_GC_UnTrack(self);
   Py_CLEAR(reinterpret_cast<file_wrapper_object*>(self)->filelike);
-  Py_TYPE(self)->tp_free(self);
+  free_instance(self);
 }
 
 int file_wrapper_traverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));
   Py_VISIT(reinterpret_cast<file_wrapper_object*>(self)->filelike);
   return 0;
 }
@@ -65,28 +66,28 @@ PyMethodDef file_wrapper_methods[] = {
     {nullptr, nullptr, 0, nullptr},
 };
 
+PyType_Slot file_wrapper_slots[] = {
+    {Py_tp_init, reinterpret_cast<void*>(file_wrapper_init)},
+    {Py_tp_new, reinterpret_cast<void*>(PyType_GenericNew)},
+    {Py_tp_iter, reinterpret_cast<void*>(PyObject_SelfIter)},
+    {Py_tp_iternext, reinterpret_cast<void*>(file_wrapper_iternext)},
+    {Py_tp_methods, file_wrapper_methods},
+    {Py_tp_dealloc, reinterpret_cast<void*>(file_wrapper_dealloc)},
+    {Py_tp_traverse, reinterpret_cast<void*>(file_wrapper_traverse)},
+    {Py_tp_clear, reinterpret_cast<void*>(file_wrapper_clear)},
+    {Py_tp_doc, const_cast<char*>("wsgi.file_wrapper(filelike, block_size=8192)")},
+    {0, nullptr}};
+
+PyType_Spec file_wrapper_spec = {"baton._baton.FileWrapper", sizeof(file_wrapper_object), 0,
+                                 Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE, file_wrapper_slots};
+
 }  // namespace
 
-PyTypeObject file_wrapper_type = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "baton._baton.FileWrapper";
-  t.tp_basicsize = sizeof(file_wrapper_object);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE;
-  t.tp_doc = "wsgi.file_wrapper(filelike, block_size=8192)";
-  t.tp_init = file_wrapper_init;
-  t.tp_new = PyType_GenericNew;
-  t.tp_iter = PyObject_SelfIter;
-  t.tp_iternext = file_wrapper_iternext;
-  t.tp_methods = file_wrapper_methods;
-  t.tp_dealloc = file_wrapper_dealloc;
-  t.tp_traverse = file_wrapper_traverse;
-  t.tp_clear = file_wrapper_clear;
-  return t;
-}();
-
-bool wsgi_types_ready() {
-  return PyType_Ready(&wsgi_input_type) == 0 && PyType_Ready(&start_response_type) == 0 &&
-         PyType_Ready(&file_wrapper_type) == 0;
+bool wsgi_types_add(PyObject* module, bridge_types& t) {
+  t.wsgi_input = make_type(module, &wsgi_input_spec);
+  t.start_response = make_type(module, &start_response_spec);
+  t.file_wrapper = make_type(module, &file_wrapper_spec);
+  return t.wsgi_input != nullptr && t.start_response != nullptr && t.file_wrapper != nullptr;
 }
 
 }  // namespace baton::bridge

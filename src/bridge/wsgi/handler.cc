@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "bridge/app_error_log.h"
 #include "bridge/names.h"
@@ -122,7 +123,7 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
     PyErr_SetString(PyExc_ValueError, "no listeners");
     return nullptr;
   }
-  py_ref errors = py_ref::borrow(PySys_GetObject("stderr"));
+  py_ref errors = py_ref::steal(sys_attribute("stderr"));
   py_ref version = py_ref::steal(Py_BuildValue("(ii)", 1, 0));
   py_ref t = py_ref::steal(PyDict_New());
   if (!t || !version) return nullptr;
@@ -146,7 +147,7 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
             put("wsgi.errors", owned(stderr_obj)) && put("wsgi.multithread", owned(options.multithread ? Py_True : Py_False)) &&
             put("wsgi.multiprocess", owned(options.multiprocess ? Py_True : Py_False)) &&
             put("wsgi.run_once", owned(Py_False)) && put("wsgi.input_terminated", owned(Py_True)) &&
-            put("wsgi.file_wrapper", owned(reinterpret_cast<PyObject*>(&file_wrapper_type))) &&
+            put("wsgi.file_wrapper", owned(reinterpret_cast<PyObject*>(types.file_wrapper))) &&
             put("SERVER_NAME", owned(listener_names.front().first.get())) &&
             put("SERVER_PORT", owned(listener_names.front().second.get())) &&
             put("SCRIPT_NAME", PyUnicode_FromString(options.root_path.c_str())) &&
@@ -171,7 +172,7 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
 // The environ key for a field name outside the common list, through a map
 // from the lower-cased name (bounded: a client sending random names cannot
 // grow it without limit). Returns a new reference, or null to drop the field.
-PyObject* wsgi_handler::cached_header_key(std::string_view name) {
+PyObject* wsgi_handler::cached_header_key(wsgi_thread_state& state, std::string_view name) {
   // Names are short; a long one (the head limit allows it) goes to the heap.
   char stack_buffer[256];
   std::string heap_buffer;
@@ -185,69 +186,79 @@ PyObject* wsgi_handler::cached_header_key(std::string_view name) {
     lower[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
   }
   std::string_view lower_name(lower, name.size());
-  auto it = header_keys_.find(lower_name);
-  if (it != header_keys_.end()) {
+  auto it = state.header_keys.find(lower_name);
+  if (it != state.header_keys.end()) {
     Py_XINCREF(it->second.get());
     return it->second.get();
   }
   py_ref key = environ_key_for(lower_name);
   PyObject* result = key.get();
   Py_XINCREF(result);
-  if (header_keys_.size() < max_cached_header_keys) header_keys_.emplace(std::string(lower_name), std::move(key));
+  if (state.header_keys.size() < max_cached_header_keys) {
+    state.header_keys.emplace(std::string(lower_name), std::move(key));
+  }
   return result;
 }
 
-bool wsgi_handler::add_header_fields(PyObject* environ, const exchange::request_head& head) {
+bool wsgi_handler::add_header_fields(wsgi_thread_state& state, PyObject* environ,
+                                     const exchange::request_head& head) {
   for (size_t i = 0; i < head.field_count; ++i) {
     const exchange::field& h = head.fields[i];
     int common = common_field_index(h.name);
     py_ref key = common >= 0 ? py_ref::borrow(common_keys_[static_cast<size_t>(common)].get())
-                             : py_ref::steal(cached_header_key(h.name));
+                             : py_ref::steal(cached_header_key(state, h.name));
     if (!key) continue;
     py_ref value = py_ref::steal(latin1(h.value));
     if (!value) return false;
-    PyObject* existing = PyDict_SetDefault(environ, key.get(), value.get());
-    if (existing == nullptr) return false;
-    if (existing != value.get()) {
+    PyObject* existing_ref = nullptr;
+    int present = dict_set_default_ref(environ, key.get(), value.get(), &existing_ref);
+    py_ref existing = py_ref::steal(existing_ref);
+    if (present < 0) return false;
+    if (present == 1) {
       // A repeated field: join as RFC 9110 section 5.3 allows (cookies with
       // "; ", the separator their own syntax uses).
       bool cookie = util::equals_ignore_case(h.name, "cookie");
-      py_ref joined = py_ref::steal(PyUnicode_FromFormat(cookie ? "%U; %U" : "%U, %U", existing, value.get()));
+      py_ref joined =
+          py_ref::steal(PyUnicode_FromFormat(cookie ? "%U; %U" : "%U, %U", existing.get(), value.get()));
       if (!joined || PyDict_SetItem(environ, key.get(), joined.get()) < 0) return false;
     }
   }
   return true;
 }
 
-PyObject* wsgi_handler::remote_port(uint16_t port) {
+PyObject* wsgi_handler::remote_port(wsgi_thread_state& state, uint16_t port) {
   size_t slot = port & 255u;
-  if (port_cache_[slot] && port_cache_key_[slot] == port) {
-    Py_INCREF(port_cache_[slot].get());
-    return port_cache_[slot].get();
+  if (state.port_cache[slot] && state.port_cache_key[slot] == port) {
+    Py_INCREF(state.port_cache[slot].get());
+    return state.port_cache[slot].get();
   }
   char text[8];
   int n = std::snprintf(text, sizeof text, "%u", static_cast<unsigned>(port));
   PyObject* s = PyUnicode_FromStringAndSize(text, n);
   if (s == nullptr) return nullptr;
-  port_cache_[slot] = py_ref::borrow(s);
-  port_cache_key_[slot] = port;
+  state.port_cache[slot] = py_ref::borrow(s);
+  state.port_cache_key[slot] = port;
   return s;
 }
 
-PyObject* wsgi_handler::remote_addr(std::string_view address) {
-  if (!last_address_ || address != last_address_text_) {
+PyObject* wsgi_handler::remote_addr(wsgi_thread_state& state, std::string_view address) {
+  if (!state.last_address || address != state.last_address_text) {
     PyObject* s = latin1(address);
     if (s == nullptr) return nullptr;
-    last_address_ = py_ref::steal(s);
-    last_address_text_.assign(address);
+    state.last_address = py_ref::steal(s);
+    state.last_address_text.assign(address);
   }
-  Py_INCREF(last_address_.get());
-  return last_address_.get();
+  Py_INCREF(state.last_address.get());
+  return state.last_address.get();
 }
 
-py_ref wsgi_handler::build_environ(exchange::exchange& s, PyObject* input) {
+py_ref wsgi_handler::build_environ(wsgi_thread_state& state, exchange::exchange& s) {
   const exchange::request_head& head = s.head();
-  py_ref environ = py_ref::steal(PyDict_Copy(template_.get()));
+  if (!state.environ_template) {
+    state.environ_template = py_ref::steal(PyDict_Copy(template_.get()));
+    if (!state.environ_template) return {};
+  }
+  py_ref environ = py_ref::steal(PyDict_Copy(state.environ_template.get()));
   if (!environ) return {};
   PyObject* env = environ.get();
 
@@ -263,9 +274,9 @@ py_ref wsgi_handler::build_environ(exchange::exchange& s, PyObject* input) {
   ok = ok && set_item(env, names.RAW_URI, latin1(head.target));
   ok = ok && PyDict_SetItem(env, names.SERVER_PROTOCOL, head.version_major == 2 ? names.HTTP_2_0 : head.version_minor == 1 ? names.HTTP_1_1 : names.HTTP_1_0) == 0;
   exchange::peer_info peer = s.peer();
-  ok = ok && set_item(env, names.REMOTE_ADDR, remote_addr(peer.address));
-  ok = ok && set_item(env, names.REMOTE_PORT, remote_port(peer.port));
-  ok = ok && PyDict_SetItem(env, names.wsgi_input, input) == 0;
+  ok = ok && set_item(env, names.REMOTE_ADDR, remote_addr(state, peer.address));
+  ok = ok && set_item(env, names.REMOTE_PORT, remote_port(state, peer.port));
+  ok = ok && PyDict_SetItem(env, names.wsgi_input, state.input.get()) == 0;
   // What a trusted proxy said: the scheme and the port the client used.
   if (ok && !default_https_ && s.scheme() == "https") ok = PyDict_SetItem(env, names.wsgi_url_scheme, https_.get()) == 0;
   if (ok && peer.listener != 0 && peer.listener <= listener_names_.size()) {
@@ -273,7 +284,7 @@ py_ref wsgi_handler::build_environ(exchange::exchange& s, PyObject* input) {
     ok = PyDict_SetItem(env, names.SERVER_NAME, name.get()) == 0 && PyDict_SetItem(env, names.SERVER_PORT, port.get()) == 0;
   }
   if (ok && !s.forwarded_port().empty()) ok = set_item(env, names.SERVER_PORT, latin1(s.forwarded_port()));
-  ok = ok && add_header_fields(env, head);
+  ok = ok && add_header_fields(state, env, head);
   if (!ok) return {};
   return environ;
 }
@@ -338,9 +349,45 @@ int wsgi_handler::try_send_file(PyObject* result, wsgi_call& call) {
   return 1;
 }
 
+namespace {
+
+// The items of the list or tuple an app returned, as strong references
+// taken at once, under the list's own lock on a free-threaded build: the
+// sends that follow may wait for the client (the lock is let go then), and
+// a thread of the app could change the list meanwhile.
+class body_items {
+ public:
+  explicit body_items(PyObject* sequence) {
+    Py_BEGIN_CRITICAL_SECTION(sequence);
+    size_ = static_cast<size_t>(PySequence_Fast_GET_SIZE(sequence));
+    PyObject** items = PySequence_Fast_ITEMS(sequence);
+    if (size_ > inline_count) more_.resize(size_);
+    PyObject** into = data();
+    for (size_t i = 0; i < size_; ++i) into[i] = Py_NewRef(items[i]);
+    Py_END_CRITICAL_SECTION();
+  }
+  ~body_items() {
+    PyObject** items = data();
+    for (size_t i = 0; i < size_; ++i) Py_DECREF(items[i]);
+  }
+  body_items(const body_items&) = delete;
+  body_items& operator=(const body_items&) = delete;
+  Py_ssize_t size() const { return static_cast<Py_ssize_t>(size_); }
+  PyObject** data() { return size_ > inline_count ? more_.data() : inline_; }
+
+ private:
+  static constexpr size_t inline_count = 8;  // most bodies are one item
+  size_t size_ = 0;
+  PyObject* inline_[inline_count];
+  std::vector<PyObject*> more_;
+};
+
+}  // namespace
+
 bool wsgi_handler::send_sequence(PyObject* result, wsgi_call& call) {
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(result);
-  PyObject** items = PySequence_Fast_ITEMS(result);
+  body_items held(result);
+  Py_ssize_t n = held.size();
+  PyObject** items = held.data();
   uint64_t total = 0;
   for (Py_ssize_t i = 0; i < n; ++i) {
     if (!PyBytes_Check(items[i])) {
@@ -361,10 +408,10 @@ bool wsgi_handler::send_sequence(PyObject* result, wsgi_call& call) {
   for (Py_ssize_t i = 0; i < n; ++i) {
     Py_ssize_t size = PyBytes_GET_SIZE(items[i]);
     if (size == 0) continue;
-    // The list holds the item while the send may wait with the GIL released.
+    // `held` holds the item while the send may wait with the GIL released.
     // A large item is not copied: the loop writes it from the bytes object
-    // itself, and the call waits below until it has (the list, which the
-    // caller holds, keeps it alive until then).
+    // itself, and the call waits below until it has (`held` keeps it alive
+    // until then).
     bool large = static_cast<size_t>(size) >= zero_copy_threshold;
     if (!wsgi_send(call, PyBytes_AS_STRING(items[i]), static_cast<size_t>(size), large)) break;
     external |= large;
@@ -400,7 +447,7 @@ bool wsgi_handler::send_iterable(PyObject* result, wsgi_call& call) {
 }
 
 bool wsgi_handler::send_result(PyObject* result, wsgi_call& call) {
-  if (Py_TYPE(result) == &file_wrapper_type) {
+  if (Py_TYPE(result) == types.file_wrapper) {
     int sent = try_send_file(result, call);
     if (sent < 0) return false;
     if (sent > 0) {
@@ -419,7 +466,7 @@ void wsgi_handler::handle(exchange::exchange& s) {
   call.waiter = state.waiter;
   // Reuse last request's input and start_response objects when the app
   // kept no reference to them; otherwise make fresh ones.
-  if (!state.input || Py_REFCNT(state.input.get()) != 1) {
+  if (!state.input || !referenced_exactly(state.input.get(), 1)) {
     state.input = py_ref::steal(wsgi_input_new(&call));
   } else {
     wsgi_input_rearm(state.input.get(), &call);
@@ -431,7 +478,7 @@ void wsgi_handler::handle(exchange::exchange& s) {
   }
   {
     py_ref environ;
-    if (state.input && state.start_response) environ = build_environ(s, state.input.get());
+    if (state.input && state.start_response) environ = build_environ(state, s);
     if (environ) {
       PyObject* args[2] = {environ.get(), state.start_response.get()};
       py_ref result = py_ref::steal(PyObject_Vectorcall(app_.get(), args, 2, nullptr));

@@ -29,15 +29,37 @@ struct wsgi_options {
 };
 
 // What one app thread keeps between requests: the wsgi.input and
-// start_response objects, reused when the app kept no reference to them.
-// Owned by the thread (its destructor needs the GIL).
+// start_response objects, reused when the app kept no reference to them,
+// and the caches building an environ reads and fills. Each thread has its
+// own, so that threads running the app at once (a free-threaded build)
+// share nothing they change. Owned by the thread (its destructor needs the
+// GIL).
 struct wsgi_thread_state {
   py_ref input;
   py_ref start_response;
   server::exchange_waiter* waiter = nullptr;
+  // This thread's copy of the handler's environ template (a copy of a dict
+  // another thread copies too would take the dict's lock every request).
+  py_ref environ_template;
+  struct transparent_hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  // Lower-case field name -> interned environ key; null means "drop it".
+  std::unordered_map<std::string, py_ref, transparent_hash, std::equal_to<>> header_keys;
+  // Small caches for the client's address and port strings (keep-alive
+  // clients send many requests from one of each).
+  py_ref port_cache[256];
+  uint16_t port_cache_key[256] = {};
+  py_ref last_address;
+  std::string last_address_text;
   void clear() {
     input.reset();
     start_response.reset();
+    environ_template.reset();
+    header_keys.clear();
+    for (py_ref& p : port_cache) p.reset();
+    last_address.reset();
   }
 };
 
@@ -62,11 +84,11 @@ class wsgi_handler final : public server::request_handler {
 
  private:
   wsgi_handler() = default;
-  py_ref build_environ(exchange::exchange& s, PyObject* input);
-  bool add_header_fields(PyObject* environ, const exchange::request_head& head);
-  PyObject* cached_header_key(std::string_view name);
-  PyObject* remote_port(uint16_t port);
-  PyObject* remote_addr(std::string_view address);
+  py_ref build_environ(wsgi_thread_state& state, exchange::exchange& s);
+  bool add_header_fields(wsgi_thread_state& state, PyObject* environ, const exchange::request_head& head);
+  static PyObject* cached_header_key(wsgi_thread_state& state, std::string_view name);
+  static PyObject* remote_port(wsgi_thread_state& state, uint16_t port);
+  static PyObject* remote_addr(wsgi_thread_state& state, std::string_view address);
   bool send_result(PyObject* result, wsgi_call& call);
   bool send_sequence(PyObject* result, wsgi_call& call);
   bool send_iterable(PyObject* result, wsgi_call& call);
@@ -80,20 +102,9 @@ class wsgi_handler final : public server::request_handler {
   wsgi_thread_state loop_thread_;
 
   // Environ keys of the request fields most clients send, found without
-  // hashing (see common_field_index in the .cc); the rest go through the map.
+  // hashing (see common_field_index in the .cc); the rest go through each
+  // thread's map. Made once, read-only after.
   std::vector<py_ref> common_keys_;
-  struct transparent_hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  // Lower-case field name -> interned environ key; null means "drop it".
-  std::unordered_map<std::string, py_ref, transparent_hash, std::equal_to<>> header_keys_;
-  // Small caches for the client's address and port strings (keep-alive
-  // clients send many requests from one of each).
-  py_ref port_cache_[256];
-  uint16_t port_cache_key_[256] = {};
-  py_ref last_address_;
-  std::string last_address_text_;
   // SERVER_NAME and SERVER_PORT of listeners after the first (whose are
   // in the template).
   std::vector<std::pair<py_ref, py_ref>> listener_names_;

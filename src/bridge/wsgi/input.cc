@@ -18,7 +18,7 @@ using read_status = exchange::exchange::read_status;
 
 struct input_object {
   PyObject_HEAD
-  wsgi_call* call;
+  wsgi_call* call;  // read and written atomically (armed_call): an app's thread may hold the object
 };
 
 PyObject* raise_body_error(wsgi_call* call) {
@@ -32,7 +32,7 @@ PyObject* raise_body_error(wsgi_call* call) {
 }
 
 wsgi_call* live_call(PyObject* self) {
-  wsgi_call* call = reinterpret_cast<input_object*>(self)->call;
+  wsgi_call* call = armed_call(reinterpret_cast<input_object*>(self)->call).load(std::memory_order_acquire);
   if (call == nullptr) PyErr_SetString(PyExc_ValueError, "wsgi.input used after its request ended");
   return call;
 }
@@ -220,25 +220,34 @@ PyMethodDef input_methods[] = {
 
 }  // namespace
 
-PyTypeObject wsgi_input_type = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "baton._baton.Input";
-  t.tp_basicsize = sizeof(input_object);
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
-  t.tp_doc = "wsgi.input: the request body as a binary stream";
-  t.tp_iter = PyObject_SelfIter;
-  t.tp_iternext = input_iternext;
-  t.tp_methods = input_methods;
-  return t;
-}();
+namespace {
+
+void input_dealloc(PyObject* self) { free_instance(self); }
+
+PyType_Slot input_slots[] = {
+    {Py_tp_iter, reinterpret_cast<void*>(PyObject_SelfIter)},
+    {Py_tp_iternext, reinterpret_cast<void*>(input_iternext)},
+    {Py_tp_methods, input_methods},
+    {Py_tp_dealloc, reinterpret_cast<void*>(input_dealloc)},
+    {Py_tp_doc, const_cast<char*>("wsgi.input: the request body as a binary stream")},
+    {0, nullptr}};
+
+}  // namespace
+
+PyType_Spec wsgi_input_spec = {"baton._baton.Input", sizeof(input_object), 0,
+                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, input_slots};
 
 PyObject* wsgi_input_new(wsgi_call* call) {
-  auto* o = PyObject_New(input_object, &wsgi_input_type);
-  if (o != nullptr) o->call = call;
+  auto* o = PyObject_New(input_object, types.wsgi_input);
+  if (o != nullptr) armed_call(o->call).store(call, std::memory_order_release);
   return reinterpret_cast<PyObject*>(o);
 }
 
-void wsgi_input_disarm(PyObject* input) { reinterpret_cast<input_object*>(input)->call = nullptr; }
-void wsgi_input_rearm(PyObject* input, wsgi_call* call) { reinterpret_cast<input_object*>(input)->call = call; }
+void wsgi_input_disarm(PyObject* input) {
+  armed_call(reinterpret_cast<input_object*>(input)->call).store(nullptr, std::memory_order_release);
+}
+void wsgi_input_rearm(PyObject* input, wsgi_call* call) {
+  armed_call(reinterpret_cast<input_object*>(input)->call).store(call, std::memory_order_release);
+}
 
 }  // namespace baton::bridge

@@ -16,7 +16,11 @@ namespace baton::bridge {
 class python_pool_hooks final : public server::thread_pool_hooks {
  public:
   // `turn`: the turn barrier (BATON_POOL_TURN); a pool of one has none.
-  python_pool_hooks(int threads, bool turn) : barrier_(turn && threads > 1), convoy_(!turn && threads > 1) {}
+  // `gil_free`: the interpreter runs without a GIL (a free-threaded build
+  // that has not enabled it): the threads run Python side by side, there is
+  // no GIL to hand over, and neither the barrier nor its A/B convoy applies.
+  python_pool_hooks(int threads, bool turn, bool gil_free = false)
+      : barrier_(turn && threads > 1 && !gil_free), convoy_(!turn && threads > 1 && !gil_free) {}
   void thread_started(int index) override;
   void thread_stopping(int index) override;
   void detach() override;

@@ -2,6 +2,7 @@
 #include <cstddef>
 
 #include "bridge/wsgi/wsgi.h"
+#include "bridge/py_compat.h"
 #include "core/exchange/fields.h"
 
 namespace baton::bridge {
@@ -10,12 +11,13 @@ namespace {
 struct start_response_object {
   PyObject_HEAD
   vectorcallfunc vectorcall;  // called without building an argument tuple
-  wsgi_call* call;
+  wsgi_call* call;  // read and written atomically (armed_call): an app's thread may hold the object
   PyObject* write;  // the bound write() callable, made once per object
 };
 
 wsgi_call* live_call(PyObject* self) {
-  wsgi_call* call = reinterpret_cast<start_response_object*>(self)->call;
+  wsgi_call* call =
+      armed_call(reinterpret_cast<start_response_object*>(self)->call).load(std::memory_order_acquire);
   if (call == nullptr) PyErr_SetString(PyExc_RuntimeError, "start_response used after its request ended");
   return call;
 }
@@ -142,10 +144,11 @@ void start_response_dealloc(PyObject* self) {
   auto* o = reinterpret_cast<start_response_object*>(self);
   PyObject_GC_UnTrack(self);
   Py_CLEAR(o->write);
-  PyObject_GC_Del(self);
+  free_instance(self);
 }
 
 int start_response_traverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));
   Py_VISIT(reinterpret_cast<start_response_object*>(self)->write);
   return 0;
 }
@@ -155,27 +158,33 @@ int start_response_clear(PyObject* self) {
   return 0;
 }
 
+// A heap type names its vectorcall slot through this member.
+PyMemberDef start_response_members[] = {
+    {const_cast<char*>("__vectorcalloffset__"), member_type_ssize,
+     static_cast<Py_ssize_t>(offsetof(start_response_object, vectorcall)), member_read_only, nullptr},
+    {nullptr, 0, 0, 0, nullptr}};
+
+PyType_Slot start_response_slots[] = {
+    {Py_tp_call, reinterpret_cast<void*>(start_response_call)},
+    {Py_tp_members, start_response_members},
+    {Py_tp_dealloc, reinterpret_cast<void*>(start_response_dealloc)},
+    {Py_tp_traverse, reinterpret_cast<void*>(start_response_traverse)},
+    {Py_tp_clear, reinterpret_cast<void*>(start_response_clear)},
+    {Py_tp_doc, const_cast<char*>("start_response(status, headers, exc_info=None) -> write")},
+    {0, nullptr}};
+
 }  // namespace
 
-PyTypeObject start_response_type = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "baton._baton.StartResponse";
-  t.tp_basicsize = sizeof(start_response_object);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;
-  t.tp_doc = "start_response(status, headers, exc_info=None) -> write";
-  t.tp_call = start_response_call;
-  t.tp_vectorcall_offset = offsetof(start_response_object, vectorcall);
-  t.tp_dealloc = start_response_dealloc;
-  t.tp_traverse = start_response_traverse;
-  t.tp_clear = start_response_clear;
-  return t;
-}();
+PyType_Spec start_response_spec = {
+    "baton._baton.StartResponse", sizeof(start_response_object), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    start_response_slots};
 
 PyObject* start_response_new(wsgi_call* call) {
-  auto* o = PyObject_GC_New(start_response_object, &start_response_type);
+  auto* o = PyObject_GC_New(start_response_object, types.start_response);
   if (o == nullptr) return nullptr;
   o->vectorcall = start_response_vectorcall;
-  o->call = call;
+  armed_call(o->call).store(call, std::memory_order_release);
   o->write = nullptr;
   PyObject_GC_Track(o);
   return reinterpret_cast<PyObject*>(o);
@@ -185,14 +194,37 @@ bool start_response_reusable(PyObject* self) {
   // Held by the handler's cache, and by its own write() callable if it made
   // one (that callable holds a reference back): nobody else kept either.
   auto* o = reinterpret_cast<start_response_object*>(self);
-  if (o->write == nullptr) return Py_REFCNT(self) == 1;
-  return Py_REFCNT(self) == 2 && Py_REFCNT(o->write) == 1;
+  if (o->write == nullptr) return referenced_exactly(self, 1);
+  return referenced_exactly(self, 2) && referenced_exactly(o->write, 1);
 }
 
-void start_response_disarm(PyObject* self) { reinterpret_cast<start_response_object*>(self)->call = nullptr; }
-void start_response_rearm(PyObject* self, wsgi_call* call) {
-  reinterpret_cast<start_response_object*>(self)->call = call;
+void start_response_disarm(PyObject* self) {
+  armed_call(reinterpret_cast<start_response_object*>(self)->call).store(nullptr, std::memory_order_release);
 }
+void start_response_rearm(PyObject* self, wsgi_call* call) {
+  armed_call(reinterpret_cast<start_response_object*>(self)->call).store(call, std::memory_order_release);
+}
+
+namespace {
+
+bool add_app_header(wsgi_call& call, PyObject* item) {
+  if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
+    PyErr_Format(PyExc_TypeError, "each header must be a (name, value) tuple, got %R", item);
+    return false;
+  }
+  std::string_view name, value;
+  if (!latin1_view(PyTuple_GET_ITEM(item, 0), name, "header name") ||
+      !latin1_view(PyTuple_GET_ITEM(item, 1), value, "header value")) {
+    return false;
+  }
+  if (!call.s->add_header(name, value)) {
+    PyErr_Format(PyExc_ValueError, "invalid response header %R", item);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 bool wsgi_prepare_head(wsgi_call& call) {
   if (call.head_prepared) return true;
@@ -214,25 +246,15 @@ bool wsgi_prepare_head(wsgi_call& call) {
   }
   call.status_code = code;
   call.s->begin_response(code, status);
+  // The app's list, walked under its own lock on a free-threaded build
+  // (a thread of the app could change it meanwhile); the fields are copied.
+  bool ok = true;
   PyObject* headers = call.headers.get();
-  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(headers); ++i) {
-    PyObject* item = PyList_GET_ITEM(headers, i);
-    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
-      PyErr_Format(PyExc_TypeError, "each header must be a (name, value) tuple, got %R", item);
-      return false;
-    }
-    std::string_view name, value;
-    if (!latin1_view(PyTuple_GET_ITEM(item, 0), name, "header name") ||
-        !latin1_view(PyTuple_GET_ITEM(item, 1), value, "header value")) {
-      return false;
-    }
-    if (!call.s->add_header(name, value)) {
-      PyErr_Format(PyExc_ValueError, "invalid response header %R", item);
-      return false;
-    }
-  }
-  call.head_prepared = true;
-  return true;
+  Py_BEGIN_CRITICAL_SECTION(headers);
+  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(headers); ++i) ok = add_app_header(call, PyList_GET_ITEM(headers, i));
+  Py_END_CRITICAL_SECTION();
+  call.head_prepared = ok;
+  return ok;
 }
 
 bool wsgi_send(wsgi_call& call, const char* data, size_t length, bool external) {

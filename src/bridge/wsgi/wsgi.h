@@ -3,6 +3,9 @@
 // Every function here needs the GIL unless its comment says otherwise.
 #pragma once
 
+#include <atomic>
+
+#include "bridge/module_state.h"
 #include "bridge/py_ref.h"
 #include "core/exchange/exchange.h"
 #include "core/server/exchange_wait.h"
@@ -24,14 +27,19 @@ struct wsgi_call {
   bool head_prepared = false; // status and fields were handed to the exchange
 };
 
+// The objects below hold the call they serve while it runs; the thread
+// running the app arms and disarms them, and any thread the app gives them
+// to reads the pointer: atomically.
+inline std::atomic_ref<wsgi_call*> armed_call(wsgi_call*& field) { return std::atomic_ref<wsgi_call*>(field); }
+
 // wsgi.input: a native, read-only binary stream over the request body.
-extern PyTypeObject wsgi_input_type;
+extern PyType_Spec wsgi_input_spec;
 PyObject* wsgi_input_new(wsgi_call* call);
 void wsgi_input_disarm(PyObject* input);
 void wsgi_input_rearm(PyObject* input, wsgi_call* call);
 
 // start_response, and the write() callable it returns.
-extern PyTypeObject start_response_type;
+extern PyType_Spec start_response_spec;
 PyObject* start_response_new(wsgi_call* call);
 void start_response_disarm(PyObject* start_response);
 void start_response_rearm(PyObject* start_response, wsgi_call* call);
@@ -50,13 +58,13 @@ void wsgi_wait_sent(wsgi_call& call);
 bool wsgi_flush(wsgi_call& call);
 
 // wsgi.file_wrapper.
-extern PyTypeObject file_wrapper_type;
 struct file_wrapper_object {
   PyObject_HEAD
   PyObject* filelike;
   Py_ssize_t block_size;
 };
 
-bool wsgi_types_ready();
+// Makes the types above for `module` (its execution), into `t`.
+bool wsgi_types_add(PyObject* module, bridge_types& t);
 
 }  // namespace baton::bridge
