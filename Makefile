@@ -48,7 +48,7 @@ CHANNELS_PINS := channels==4.0.0
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
 .PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel wheels sdist \
-	matrix locks autobahn autobahn-quick h2spec chroot sdist-check
+	matrix locks autobahn autobahn-quick h2spec chroot sdist-check python-ft freethreaded
 
 all: build
 
@@ -113,6 +113,25 @@ sdist-check: sdist | chroot
 # interpreter the machine lacks is skipped.
 matrix: build wheels sdist-check
 	@$(PYTHON) tools/wheels.py matrix
+
+# The free-threaded CPython 3.13t, built once from Debian trixie's source into
+# a cache outside the clone (tools/python_ft.py; about five minutes on two
+# cores), a venv of it with baton built from this tree, and the --threads
+# suite (tests/freethreaded) against it. A machine that cannot build it says
+# why and skips.
+FT_VENV := build/ft-venv
+python-ft: | .stamp-deps
+	@$(PYTHON) tools/python_ft.py build
+
+freethreaded: build python-ft
+	@if ft=$$($(PYTHON) tools/python_ft.py path); then \
+		rm -rf $(FT_VENV) && $$ft -m venv $(FT_VENV) && \
+		$(PYTHON) tools/locks.py install tools/locks/build.txt --venv $(FT_VENV) >/dev/null && \
+		mkdir -p build/ft && $(FT_VENV)/bin/pip install --quiet --no-build-isolation --no-deps --no-index \
+			--config-settings=builddir=build/ft . && \
+		BATON_FT_PYTHON=$(CURDIR)/$(FT_VENV)/bin/python $(VENV_PY) -m pytest tests/freethreaded \
+			-p no:cacheprovider -q; \
+	else echo "freethreaded: skipped: $$($(PYTHON) tools/python_ft.py status)"; fi
 
 # Rewrites the lock files from their top-level pins (needs PyPI and pyenv's
 # interpreters); commit what changes.
@@ -188,7 +207,7 @@ tests/conformance/corpus.txt: tools/corpus_to_text.py
 pytest: build
 	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench -p no:cacheprovider
 
-test: build unit asan tsan lint pytest asan-pytest fuzz-smoke autobahn-quick h2spec matrix
+test: build unit asan tsan lint pytest asan-pytest fuzz-smoke autobahn-quick h2spec matrix freethreaded
 
 bench: build bench-deps
 	$(VENV_PY) bench/run.py --suite $(SUITE) $(BENCH_ARGS)

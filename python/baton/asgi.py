@@ -140,12 +140,18 @@ def shape_of(config: Config) -> str:
     return "pump" if len(os.sched_getaffinity(0)) >= 2 * config.worker_count else "inverted"
 
 
-def run(config: Config, app, listeners: list[Listener], worker: WorkerContext) -> tuple[int, str, list[int]]:
-    """Serves until a stop: the exit status, why it stopped, and the sockets kept for a reload."""
+def run(config: Config, app, listeners: list[Listener], worker: WorkerContext,
+        descriptors: list[tuple[int, str, int]] | None = None, in_thread: bool = False) -> tuple[int, str, list[int]]:
+    """Serves until a stop: the exit status, why it stopped, and the sockets kept for a reload. One loop
+    thread of --threads (baton.threads) passes its own `descriptors` and `in_thread`: an asyncio loop of
+    its own, the inverted shape, and the signals left to the main thread."""
     loop = make_loop(config.loop)
     asyncio.set_event_loop(loop)
+    announce = None if in_thread else binding.shown(listeners, bool(config.ssl_certfile))
+    service = AsgiService(config, app, worker, descriptors if descriptors is not None else listener_args(listeners),
+                          "inverted" if in_thread else shape_of(config), signals=not in_thread, announce=announce)
     try:
-        return loop.run_until_complete(serve(config, app, listeners, worker))
+        return loop.run_until_complete(service.serve())
     finally:
         pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
         for task in pending:
@@ -156,137 +162,183 @@ def run(config: Config, app, listeners: list[Listener], worker: WorkerContext) -
         asyncio.set_event_loop(None)
 
 
-async def serve(config: Config, app, listeners: list[Listener], worker: WorkerContext) -> tuple[int, str, list[int]]:
-    loop = asyncio.get_running_loop()
-    shape = shape_of(config)
-    state: dict = {}
-    lifespan = Lifespan(app, config.lifespan, state)
-    try:
-        await lifespan.startup()
-    except LifespanFailed as error:
-        logger.error("application startup failed: %s", error)
-        for listener in listeners:
-            listener.sock.close()
-        return 3, "startup-failed", []
+class InvertedPasses:
+    """inverted: the native loop's passes, run by asyncio. Sockets are read
+    only when the backend fd says so (once per turn of asyncio's loop): the
+    requests of a turn start together, their tasks run, and the posted pass
+    sends what they answered together. At most one posted pass is queued
+    (only that pass clears `scheduled`), and one timer waits for the
+    native loop's next deadline."""
 
-    stopped = loop.create_future()
-    pass_scheduled = False
-    timer: asyncio.TimerHandle | None = None
+    def __init__(self, loop: asyncio.AbstractEventLoop, stopped: asyncio.Future):
+        self.loop = loop
+        self.stopped = stopped
+        self.server = None
+        self.scheduled = False
+        self.timer: asyncio.TimerHandle | None = None
 
-    # Sockets are read only when the backend fd says so (once per turn of
-    # asyncio's loop): the requests of a turn start together, their tasks
-    # run, and the posted pass sends what they answered together.
-    # pass_scheduled: a posted pass is queued (only that pass clears it, so
-    # that one is queued at most).
-    def run_pass() -> None:
-        settle(server.run_pass())
+    def start(self, server) -> None:
+        self.server = server
+        self.loop.add_reader(server.backend_fd, self.run_pass)
+        self.schedule()
 
-    def queued_pass() -> None:
-        nonlocal pass_scheduled
-        pass_scheduled = False
-        settle(server.posted_pass())
+    def stop(self) -> None:
+        self.loop.remove_reader(self.server.backend_fd)
+        if self.timer is not None:
+            self.timer.cancel()
 
-    def timed_pass() -> None:
-        settle(server.posted_pass())
+    def run_pass(self) -> None:
+        self.settle(self.server.run_pass())
 
-    def settle(timeout: int) -> None:
-        nonlocal timer
-        if server.stopped:
-            if not stopped.done():
-                stopped.set_result(None)
+    def queued_pass(self) -> None:
+        self.scheduled = False
+        self.settle(self.server.posted_pass())
+
+    def timed_pass(self) -> None:
+        self.settle(self.server.posted_pass())
+
+    def settle(self, timeout: int) -> None:
+        if self.server.stopped:
+            if not self.stopped.done():
+                self.stopped.set_result(None)
             return
         if timeout == 0:
-            schedule_pass()
+            self.schedule()
         elif timeout > 0:
-            when = loop.time() + timeout / 1000
-            if timer is None or abs(timer.when() - when) > 0.0005:
-                if timer is not None:
-                    timer.cancel()
-                timer = loop.call_at(when, timed_pass)
+            when = self.loop.time() + timeout / 1000
+            if self.timer is None or abs(self.timer.when() - when) > 0.0005:
+                if self.timer is not None:
+                    self.timer.cancel()
+                self.timer = self.loop.call_at(when, self.timed_pass)
 
-    def schedule_pass() -> None:
-        nonlocal pass_scheduled
-        if not pass_scheduled:
-            pass_scheduled = True
-            loop.call_soon(queued_pass)
+    def schedule(self) -> None:
+        """Called by the server itself once the app's tasks have posted to it."""
+        if not self.scheduled:
+            self.scheduled = True
+            self.loop.call_soon(self.queued_pass)
 
-    options = server_options(config, worker)
-    # The heartbeat comes from asyncio's own thread below: a blocked event
-    # loop is what a master must see, not the native loop beside it.
-    options["heartbeat"] = None
-    server = _baton.AsgiServer(
-        app, listener_args(listeners), loop, logging_setup.log_exception,
-        state if lifespan.supported else None,
-        pump=shape == "pump", schedule_pass=schedule_pass if shape == "inverted" else None,
-        # An A/B switch for the benchmarks: each request's task started
-        # eagerly (Python 3.12 and later), or queued as before.
-        eager_tasks=env_switch("BATON_EAGER_TASKS", True),
-        **options,
-    )
-    # The signals are asyncio's to catch and the server's to act on, by the
-    # one policy every shape has (the native server's): TERM and INT drain,
-    # a second INT or QUIT stops at once, the retire signal retires, USR1
-    # reopens the access log.
-    def on_signal(signo: int) -> None:
-        server.deliver_signal(signo)
 
-    handled = [signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGUSR1,
-               signal.SIGUSR2 if worker.supervised else signal.SIGHUP]
-    for signo in handled:
-        loop.add_signal_handler(signo, on_signal, signo)
+class PumpDrains:
+    """pump: the native loop runs on its own thread and wakes asyncio through
+    one eventfd; each wake takes what it posted (new requests in turns, news
+    of requests in flight). At most one more drain is queued."""
 
-    drain_queued = False  # pump: one more drain is queued (at most one)
+    def __init__(self, loop: asyncio.AbstractEventLoop, stopped: asyncio.Future):
+        self.loop = loop
+        self.stopped = stopped
+        self.server = None
+        self.queued = False
 
-    def on_wake() -> None:
-        nonlocal drain_queued
-        if server.drain() and not drain_queued:  # more new requests than one turn starts
-            drain_queued = True
-            loop.call_soon(queued_drain)
-        if server.stopped and not stopped.done():
-            stopped.set_result(None)
+    def start(self, server) -> None:
+        self.server = server
+        self.loop.add_reader(server.wake_fd, self.on_wake)
 
-    def queued_drain() -> None:
-        nonlocal drain_queued
-        drain_queued = False
-        on_wake()
+    def stop(self) -> None:
+        self.loop.remove_reader(self.server.wake_fd)
 
-    beat: asyncio.TimerHandle | None = None
-    stamp = ctypes.c_int64.from_buffer(worker.heartbeat) if worker.heartbeat is not None else None
+    def on_wake(self) -> None:
+        if self.server.drain() and not self.queued:  # more new requests than one turn starts
+            self.queued = True
+            self.loop.call_soon(self.queued_drain)
+        if self.server.stopped and not self.stopped.done():
+            self.stopped.set_result(None)
 
-    def heartbeat() -> None:
-        nonlocal beat
-        stamp.value = int(time.monotonic() * 1000)  # one aligned 8-byte store
-        beat = loop.call_later(beat_interval, heartbeat)
+    def queued_drain(self) -> None:
+        self.queued = False
+        self.on_wake()
 
-    beat_interval = min(1.0, worker.app_timeout / 4) if worker.app_timeout else 1.0
-    if worker.heartbeat is not None:
-        heartbeat()
-    logger.info("baton serving %s on %s (pid %d, ASGI, %s on %s)", config.app,
-                binding.shown(listeners, bool(config.ssl_certfile)), os.getpid(), shape,
-                type(loop).__module__.split(".")[0])
-    server.start()
-    if shape == "pump":
-        loop.add_reader(server.wake_fd, on_wake)
-    else:
-        loop.add_reader(server.backend_fd, run_pass)
-        schedule_pass()
-    try:
-        await stopped
-    finally:
-        if shape == "pump":
-            loop.remove_reader(server.wake_fd)
-        else:
-            loop.remove_reader(server.backend_fd)
-            if timer is not None:
-                timer.cancel()
-        for signo in handled:
-            loop.remove_signal_handler(signo)
-        server.join()
-    # Tasks of requests the drain cut off are told so before lifespan ends.
-    await asyncio.sleep(0)
-    await lifespan.shutdown()
-    if beat is not None:
-        beat.cancel()
-    reason, kept = server.stop_reason, server.take_listeners()
-    server.close()
-    return 0, reason, kept
+
+class Heartbeat:
+    """The loop's clock stamped into the master's scoreboard from asyncio's own
+    thread: a blocked event loop is what a master must see, not the native
+    loop beside it."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, slot: memoryview | None, app_timeout: float):
+        self.loop = loop
+        self.stamp = ctypes.c_int64.from_buffer(slot) if slot is not None else None
+        self.interval = min(1.0, app_timeout / 4) if app_timeout else 1.0
+        self.handle: asyncio.TimerHandle | None = None
+
+    def start(self) -> None:
+        if self.stamp is None:
+            return
+        self.stamp.value = int(time.monotonic() * 1000)  # one aligned 8-byte store
+        self.handle = self.loop.call_later(self.interval, self.start)
+
+    def stop(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+
+
+class AsgiService:
+    """One native server serving an ASGI app on this thread's asyncio loop:
+    lifespan around it, its shape's wiring (InvertedPasses or PumpDrains),
+    the signals (asyncio catches them and the server acts on them, by the one
+    policy every shape has: TERM and INT drain, a second INT or QUIT stops at
+    once, the retire signal retires, USR1 reopens the access log; or, with
+    --threads, the main thread passes them to every server), and the
+    heartbeat."""
+
+    def __init__(self, config: Config, app, worker: WorkerContext, descriptors: list[tuple[int, str, int]],
+                 shape: str, signals: bool, announce: str | None):
+        self.config = config
+        self.app = app
+        self.worker = worker
+        self.descriptors = descriptors
+        self.shape = shape
+        self.signals = signals
+        self.announce = announce  # where it serves, for the one line that says so (None: say nothing)
+        self.handled = [signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGUSR1,
+                        signal.SIGUSR2 if worker.supervised else signal.SIGHUP]
+
+    def close_descriptors(self) -> None:
+        for fd, _, _ in self.descriptors:
+            os.close(fd)
+
+    async def serve(self) -> tuple[int, str, list[int]]:
+        loop = asyncio.get_running_loop()
+        state: dict = {}
+        lifespan = Lifespan(self.app, self.config.lifespan, state)
+        try:
+            await lifespan.startup()
+        except LifespanFailed as error:
+            logger.error("application startup failed: %s", error)
+            self.close_descriptors()
+            return 3, "startup-failed", []
+        stopped = loop.create_future()
+        wiring = InvertedPasses(loop, stopped) if self.shape == "inverted" else PumpDrains(loop, stopped)
+        options = server_options(self.config, self.worker)
+        options["heartbeat"] = None  # stamped by Heartbeat, from asyncio's thread
+        server = _baton.AsgiServer(
+            self.app, self.descriptors, loop, logging_setup.log_exception, state if lifespan.supported else None,
+            pump=self.shape == "pump", schedule_pass=wiring.schedule if self.shape == "inverted" else None,
+            # An A/B switch for the benchmarks: each request's task started
+            # eagerly (Python 3.12 and later), or queued as before.
+            eager_tasks=env_switch("BATON_EAGER_TASKS", True),
+            **options,
+        )
+        if self.signals:
+            for signo in self.handled:
+                loop.add_signal_handler(signo, server.deliver_signal, signo)
+        heartbeat = Heartbeat(loop, self.worker.heartbeat, self.worker.app_timeout)
+        heartbeat.start()
+        if self.announce is not None:
+            logger.info("baton serving %s on %s (pid %d, ASGI, %s on %s)", self.config.app, self.announce,
+                        os.getpid(), self.shape, type(loop).__module__.split(".")[0])
+        server.start()
+        wiring.start(server)
+        try:
+            await stopped
+        finally:
+            wiring.stop()
+            if self.signals:
+                for signo in self.handled:
+                    loop.remove_signal_handler(signo)
+            server.join()
+        # Tasks of requests the drain cut off are told so before lifespan ends.
+        await asyncio.sleep(0)
+        await lifespan.shutdown()
+        heartbeat.stop()
+        reason, kept = server.stop_reason, server.take_listeners()
+        server.close()
+        return 0, reason, kept

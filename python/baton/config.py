@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import sys
 from typing import Any, Callable
 
 from baton import __version__
@@ -167,6 +168,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("workers", _number(int, 0, 1024), 0, "worker processes under a master that binds the sockets, "
            "respawns, recycles and reloads them; 0 serves in this one process (default: %(default)s)",
            short="-w"),
+    Option("threads", _number(int, 1, 256), 1, "event loop threads in each process, each running the app "
+           "itself (WSGI on the loop thread, ASGI on an asyncio loop of its own): one process's memory for "
+           "several cores of Python; above 1 needs a free-threaded CPython (3.13t or later) running without "
+           "the GIL (default: %(default)s)"),
     Option("max_requests", _number(int, 0, None), 0, "recycle a worker after this many requests, gracefully; "
            "0 never (default: %(default)s; needs a master, so it starts one)"),
     Option("max_requests_jitter", _number(int, 0, None), 0, "add a random 0..N to each worker's "
@@ -297,6 +302,7 @@ class Config:
     backlog: int
     reuse_port: bool
     workers: int
+    threads: int
     max_requests: int
     max_requests_jitter: int
     timeout: float
@@ -458,5 +464,8 @@ def resolve(argv: list[str] | None = None, environ: dict[str, str] | None = None
         parser.error("--ssl-cert-reqs needs --ssl-ca-certs (the CAs client certificates are checked against)")
     if config.max_requests_jitter and not config.max_requests:
         parser.error("--max-requests-jitter needs --max-requests")
+    if config.threads > 1 and getattr(sys, "_is_gil_enabled", lambda: True)():
+        parser.error(f"--threads {config.threads} needs a free-threaded CPython (3.13t or later) running without "
+                     "the GIL; this one has a GIL (use --workers to serve from more cores)")
     return config
 

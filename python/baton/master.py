@@ -41,7 +41,7 @@ from baton.config import Config
 
 logger = logging_setup.logger
 
-SLOT_BYTES = 64
+SLOT_BYTES = 64  # a worker's slot in the scoreboard: one 8-byte stamp per loop thread (more with --threads)
 MAX_SLOTS = 4096
 EXIT_APP_LOAD_FAILED = 3  # the worker could not import the app
 STALL_MS = 750             # a master look later than this after the previous one: everyone stalled
@@ -60,6 +60,7 @@ class Worker:
     booted: bool = False
     retiring: bool = False
     killed: bool = False
+    stuck_since: float = 0.0  # when a loop thread of it was found stuck (--threads: retired first)
 
 
 class Master:
@@ -69,7 +70,9 @@ class Master:
         self.workers: dict[int, Worker] = {}
         self.target = config.worker_count
         self.generation = 0
-        self.scoreboard = mmap.mmap(-1, SLOT_BYTES * MAX_SLOTS)
+        self.threads = config.threads
+        self.slot_bytes = max(SLOT_BYTES, 8 * self.threads)
+        self.scoreboard = mmap.mmap(-1, self.slot_bytes * MAX_SLOTS)
         self.free_slots = list(range(MAX_SLOTS - 1, -1, -1))
         self.pending: list[int] = []
         self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
@@ -193,7 +196,8 @@ class Master:
 
     def spawn(self) -> None:
         slot = self.free_slots.pop()
-        self.stamp(slot).value = 0
+        for stamp in self.stamps(slot):
+            stamp.value = 0
         jitter = random.randint(0, self.config.max_requests_jitter) if self.config.max_requests_jitter else 0
         max_requests = self.config.max_requests + jitter if self.config.max_requests else 0
         sys.stdout.flush()
@@ -232,15 +236,18 @@ class Master:
         from baton.serve import WorkerContext
 
         worker = WorkerContext(
-            heartbeat=memoryview(self.scoreboard)[slot * SLOT_BYTES:slot * SLOT_BYTES + 8],
+            heartbeat=memoryview(self.scoreboard)[slot * self.slot_bytes:slot * self.slot_bytes + 8 * self.threads],
             max_requests=max_requests, app_timeout=self.config.timeout, supervised=True)
         status, reason, _ = process.serve_in_process(self.config, app, interface, self.listeners, worker)
         if reason in ("max-requests", "app-timeout", "hangup"):
             return EXIT_RETIRED
         return status
 
-    def stamp(self, slot: int) -> ctypes.c_int64:
-        return ctypes.c_int64.from_buffer(self.scoreboard, slot * SLOT_BYTES)
+    def stamp(self, slot: int, thread: int = 0) -> ctypes.c_int64:
+        return ctypes.c_int64.from_buffer(self.scoreboard, slot * self.slot_bytes + 8 * thread)
+
+    def stamps(self, slot: int) -> list[ctypes.c_int64]:
+        return [self.stamp(slot, thread) for thread in range(self.threads)]
 
     def kill(self, worker: Worker, signo: int) -> None:
         if signo == signal.SIGKILL:
@@ -354,8 +361,21 @@ class Master:
         for worker in list(self.workers.values()):
             if not worker.booted or worker.killed:
                 continue
-            beat = self.stamp(worker.slot).value
-            if beat and now_ms - max(beat, self.resumed_at) > self.config.timeout * 1000:
+            beats = [stamp.value for stamp in self.stamps(worker.slot) if stamp.value]
+            beat = min(beats) if beats else 0
+            if not beat or now_ms - max(beat, self.resumed_at) <= self.config.timeout * 1000:
+                continue
+            if self.threads > 1 and not worker.stuck_since:
+                # A loop thread cannot be killed: the worker retires instead.
+                # Its other loops finish their requests while a new worker
+                # takes over; the stuck one's connection is lost when the
+                # process exits, at the end of its stop budget.
+                logger.error("a loop thread of worker %d made no progress for %.1f s (--timeout %g); retiring the "
+                             "worker", worker.pid, (now_ms - beat) / 1000, self.config.timeout)
+                worker.stuck_since = time.monotonic()
+                worker.retiring = True
+                self.kill(worker, signal.SIGUSR2)
+            elif self.threads == 1 or time.monotonic() - worker.stuck_since > self.config.graceful_timeout + 2:
                 logger.error("worker %d made no progress for %.1f s (--timeout %g); killing it", worker.pid,
                              (now_ms - beat) / 1000, self.config.timeout)
                 self.kill(worker, signal.SIGKILL)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import warnings
 
 from baton import binding, loading, logging_setup
 from baton.config import Config
@@ -21,11 +22,27 @@ def fail(message: str, detail: str = "") -> int:
     return 1
 
 
+# The warnings importing the app raised (with --threads: one of them may
+# say that a module turned the GIL back on; baton.threads reports it).
+import_warnings: list[warnings.WarningMessage] = []
+
+
 def load_app(config: Config):
     """(app, interface), or raises AppLoadError."""
     if config.native_hello:
         return None, "wsgi"
-    return loading.load(config.app, config.factory, config.interface)
+    if config.threads == 1:
+        return loading.load(config.app, config.factory, config.interface)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        loaded = loading.load(config.app, config.factory, config.interface)
+    import_warnings[:] = caught
+    from baton.threads import gil_reenabled_by
+
+    for w in caught:  # shown as they would have been, but for the GIL's (baton.threads says it in one line)
+        if not gil_reenabled_by([w]):
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
+    return loaded
 
 
 def write_pid(config: Config) -> None:
@@ -49,6 +66,10 @@ def serve_in_process(config: Config, app, interface: str, listeners, worker) -> 
     """Runs the chosen shape here until it stops: (exit status, why, sockets kept for a reload)."""
     from baton import serve  # imports the extension; kept out of --help's path
 
+    if config.threads > 1:
+        from baton import threads
+
+        return threads.run(config, app, interface, listeners, worker, import_warnings)
     if interface == "asgi":
         from baton import asgi
 

@@ -64,20 +64,25 @@ def listener_args(listeners: list[Listener]) -> list[tuple[int, str, int]]:
 def describe_shape(config: Config) -> str:
     if config.native_hello:
         return "the native hello route"
+    if config.threads > 1:
+        return f"{config.threads} loop threads, each running the app"
     if config.blocking_threads:
         return f"{config.blocking_threads} app thread{'s' if config.blocking_threads != 1 else ''}"
     return "the app on the loop thread"
 
 
-def run_wsgi(config: Config, app, listeners: list[Listener], worker: WorkerContext) -> tuple[str, list[int]]:
-    """Serves until a stop; returns why, and the sockets kept for a reload (single process, SIGHUP)."""
+def run_wsgi(config: Config, app, listeners: list[Listener], worker: WorkerContext,
+             descriptors: list[tuple[int, str, int]] | None = None, **thread_options) -> tuple[str, list[int]]:
+    """Serves until a stop; returns why, and the sockets kept for a reload (single process, SIGHUP).
+    One loop thread of --threads passes its own `descriptors` and `thread_options` (baton.threads)."""
     options = server_options(config, worker)
     options["websocket"] = False  # a WSGI app gets an upgrade request as a plain one
+    options.update(thread_options)
     reason, kept = _baton.serve(
         app,
-        listener_args(listeners),
+        descriptors if descriptors is not None else listener_args(listeners),
         native_hello=config.native_hello,
-        blocking_threads=config.blocking_threads,
+        blocking_threads=0 if thread_options else config.blocking_threads,
         # A/B switches for the benchmarks, not options: the attached loop of
         # before the detach, the pool without its turn barrier, and the
         # predecessor's inline fallback when every pool thread is busy.
@@ -89,7 +94,7 @@ def run_wsgi(config: Config, app, listeners: list[Listener], worker: WorkerConte
         log_exception=logging_setup.log_exception,
         # The pool shape can give up on a request (504) and retire; inline
         # cannot look while the app runs: its master watches the heartbeat.
-        app_timeout=worker.app_timeout if config.blocking_threads else 0,
+        app_timeout=worker.app_timeout if config.blocking_threads and not thread_options else 0,
         **options,
     )
     return reason, kept

@@ -134,7 +134,9 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
   // serve() owns the listeners from here, whatever happens: the server
   // closes them, and so does a failure to build it.
   assembled_server built;
-  if (!assemble_server(listeners, kwargs, true, built)) return nullptr;
+  // own_signals false: the caller (the main thread of --threads) passes
+  // each signal on with deliver_signal().
+  if (!assemble_server(listeners, kwargs, keyword_flag(kwargs, "own_signals", true), built)) return nullptr;
   PyObject* threads_option = keyword(kwargs, "blocking_threads");
   long blocking_threads = threads_option != nullptr ? PyLong_AsLong(threads_option) : 0;
   if (blocking_threads == -1 && PyErr_Occurred()) return nullptr;
@@ -169,6 +171,13 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
   return Py_BuildValue("(sO)", server::stop_reason_name(why), kept_list.get());
 }
 
+PyObject* deliver_signal(PyObject*, PyObject* arg) {
+  long signo = PyLong_AsLong(arg);
+  if (signo == -1 && PyErr_Occurred()) return nullptr;
+  server::server::deliver_signal(static_cast<int>(signo));
+  Py_RETURN_NONE;
+}
+
 PyObject* set_log_output(PyObject*, PyObject* args) {
   int fd = -1;
   int bare = 0;
@@ -181,6 +190,9 @@ PyMethodDef module_methods[] = {
     {"set_log_output", set_log_output, METH_VARARGS,
      "set_log_output(fd, bare): the core's log lines go to fd (-1: stderr); bare lines are "
      "'<level number> <message>' for a reader that logs them itself."},
+    {"deliver_signal", deliver_signal, METH_O,
+     "deliver_signal(signo): a signal the caller caught, passed to every server of the process (each "
+     "takes it by the policy it would take its own by)"},
     {"serve", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(serve)), METH_VARARGS | METH_KEYWORDS,
      "serve(app, listeners, **options): run one worker until a graceful stop; returns why it stopped "
      "('signal', 'hangup', 'max-requests', 'app-timeout', 'requested') and, after a caught SIGHUP, the "

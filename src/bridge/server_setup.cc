@@ -162,6 +162,10 @@ const option_entry option_table[] = {
        return true;
      }},
     {"heartbeat", kind::object, 0, 0, set_heartbeat},
+    {"shared_listeners", kind::flag, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.shared_listeners = v.flag;
+       return true;
+     }},
     {"access_logfile", kind::text, 0, 0, [](config_t&, server_extras& x, const option_value& v) {
        x.access_logfile = v.text;
        return true;

@@ -28,6 +28,18 @@ def test_help_documents_every_option():
     assert "BATON_" in result.stdout
 
 
+def test_threads_above_one_on_a_gil_build_is_refused_with_one_line():
+    # This suite's interpreter has a GIL: --threads needs a free-threaded one
+    # (tests/freethreaded runs the shape on CPython 3.13t).
+    assert getattr(sys, "_is_gil_enabled", lambda: True)()
+    result = run_baton("tests.integration.apps.wsgi_apps:app", "--threads", "2")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "baton: error: --threads 2 needs a free-threaded CPython (3.13t or later) running without the GIL; this "
+        "one has a GIL (use --workers to serve from more cores)"]
+    assert run_baton("tests.integration.apps.wsgi_apps:app", "--threads", "2", "--help").returncode == 0
+
+
 def test_missing_module_is_one_line_and_exit_1():
     result = run_baton("no_such_module_xyz:app")
     assert result.returncode == 1

@@ -15,7 +15,7 @@
 namespace baton::loop {
 
 static_assert(event_loop::readable == EPOLLIN && event_loop::writable == EPOLLOUT && event_loop::error == EPOLLERR &&
-              event_loop::hangup == EPOLLHUP);
+              event_loop::hangup == EPOLLHUP && event_loop::exclusive == EPOLLEXCLUSIVE);
 
 struct event_loop::backend_state {
   static constexpr int capacity = 256;

@@ -87,6 +87,9 @@ class event_loop {
   static constexpr uint32_t writable = 0x004;
   static constexpr uint32_t error = 0x008;   // reported whatever was asked for
   static constexpr uint32_t hangup = 0x010;  // both directions shut; reported whatever was asked for
+  // With add() only: of the loops watching one descriptor (a listening
+  // socket shared by several loop threads), one is woken per event, not all.
+  static constexpr uint32_t exclusive = 1u << 28;
 
   // Throws std::system_error when the kernel refuses (ENOMEM, a bad fd).
   void add(int fd, uint32_t events, io_handler* handler);

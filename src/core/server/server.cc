@@ -20,6 +20,8 @@
 namespace baton::server {
 namespace {
 constexpr int accept_pause_ms = 100;
+// Connections one wake accepts from a listening socket several loops share.
+constexpr int shared_accepts_per_wake = 4;
 constexpr int trim_interval_ms = 1000;
 // How long the loop polls its inbox before parking while pool jobs run: a
 // few jobs' worth of a fast view, so at full load completions are taken
@@ -79,8 +81,8 @@ server::server(const server_config& config, std::vector<int> listeners)
 }
 
 server::~server() {
+  signals_.reset();  // first: the handlers write to the watchdog's descriptor
   watchdog_.reset();
-  signals_.reset();
   close_all();
   reap();
   for (listener_watch& l : listeners_) {
@@ -110,7 +112,8 @@ void server::start() {
   // One signal policy for every shape (on_io): with handle_signals off the
   // embedding program owns the signals and passes them on (deliver_signal).
   signals_ = std::make_unique<loop_signals>(loop_.wake_fd(), &draining_, config_.retire_signal, config_.handle_signals);
-  for (listener_watch& l : listeners_) loop_.add(l.fd, loop::event_loop::readable, &l);
+  signals_->watch_with(*watchdog_);
+  for (listener_watch& l : listeners_) watch_listener(l);
   loop_.arm(trim_timer_, loop_.now_ms() + trim_interval_ms);
   if (config_.heartbeat != nullptr || config_.app_timeout_ms > 0) watch_.on_timer();
 }
@@ -312,11 +315,14 @@ void server::listener_watch::on_io(uint32_t) { owner->accept_from(*this); }
 void server::listener_watch::on_timer() {
   if (fd < 0 || !paused || owner->accept_paused_for_queue_) return;
   paused = false;
-  owner->loop_.add(fd, loop::event_loop::readable, this);
+  owner->watch_listener(*this);
 }
 
 void server::accept_from(listener_watch& l) {
-  for (int i = 0; i < config_.max_accepts_per_wake && !l.paused; ++i) {
+  // Sharing the socket with other loops, a wake takes a few: a burst then
+  // spreads over the loops rather than landing on whichever woke first.
+  int most = config_.shared_listeners ? shared_accepts_per_wake : config_.max_accepts_per_wake;
+  for (int i = 0; i < most && !l.paused; ++i) {
     sockaddr_storage peer{};
     socklen_t peer_length = sizeof peer;
     int fd = ::accept4(l.fd, reinterpret_cast<sockaddr*>(&peer), &peer_length, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -387,6 +393,11 @@ std::unique_ptr<session::protocol> server::http2_upgrade(session::session& s, st
 
 // Too many requests wait for a runner: new connections wait in the
 // kernel's backlog instead of adding to the queue.
+void server::watch_listener(listener_watch& l) {
+  uint32_t events = loop::event_loop::readable | (config_.shared_listeners ? loop::event_loop::exclusive : 0);
+  loop_.add(l.fd, events, &l);
+}
+
 void server::pause_accepting() {
   if (accept_paused_for_queue_) return;
   accept_paused_for_queue_ = true;
@@ -405,7 +416,7 @@ void server::resume_accepting() {
     if (l.fd < 0 || !l.paused) continue;
     loop_.disarm(l.retry);
     l.paused = false;
-    loop_.add(l.fd, loop::event_loop::readable, &l);
+    watch_listener(l);
   }
 }
 

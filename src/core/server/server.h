@@ -60,6 +60,10 @@ struct server_config {
   std::string server_header = "baton";  // the Server field's value when the app sends none ("" for none)
   int graceful_timeout_ms = 5000;
   int max_accepts_per_wake = 64;
+  // The listening sockets are shared with other loops of this process (the
+  // --threads shape): each wake goes to one of them, which accepts only a
+  // few before the others get their turn.
+  bool shared_listeners = false;
   size_t max_queued_requests = 1024;  // accepting pauses past this many waiting requests
   bool handle_signals = true;         // false when the embedding program owns SIGTERM/SIGINT
   // A signal that retires (0: none): SIGHUP when serving alone (the caller
@@ -204,6 +208,7 @@ class server final : private loop::io_handler,
   // requests in flight at once lately, not the peak of a burst long gone.
   size_t exchanges_kept_when_idle() const { return 64; }
   void accept_from(listener_watch& l);
+  void watch_listener(listener_watch& l);
   void pause_accepting();
   void resume_accepting();
   bool start_or_queue(exchange::exchange* x, bool front);

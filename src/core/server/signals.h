@@ -13,22 +13,28 @@
 
 namespace baton::server {
 
+class stop_watchdog;
+
 class loop_signals {
  public:
-  // Installs the handlers. A stop signal sets `stopping` at once (so a
-  // response being built on any thread already says Connection: close) and
-  // wakes the loop through `wake_fd`.
+  // Registers a loop: a stop signal sets `stopping` at once (so a response
+  // being built on any thread already says Connection: close) and wakes the
+  // loop through `wake_fd`. Several loops may be registered at once (the
+  // --threads shape: one per thread); every signal reaches each of them.
   // `retire_signal` (SIGHUP for a process serving alone, which reloads
   // after it; SIGUSR2 for a worker whose master starts its replacement; 0
   // for none) is a graceful stop that closes the listeners at once; other
   // signals keep whatever disposition they had. SIGUSR1 asks for log files
   // to be reopened.
   //
-  // With `install` false no handler is installed: the embedding program
-  // owns the signals (asyncio, in the ASGI shapes) and passes each on with
-  // deliver(), so one policy (server::on_io) serves every shape.
+  // With `install` true the handlers are installed (once for the process,
+  // while any registration that asked for them lives) and the signals
+  // unblocked in the calling thread. With it false none is installed: the
+  // embedding program owns the signals (asyncio, in the ASGI shapes; the
+  // main thread, with --threads) and passes each on with deliver(), so one
+  // policy (server::on_io) serves every shape.
   loop_signals(int wake_fd, std::atomic<bool>* stopping, int retire_signal = 0, bool install = true);
-  ~loop_signals();                     // restores the previous ones
+  ~loop_signals();  // unregisters; the last installer restores the previous handlers
   loop_signals(const loop_signals&) = delete;
   loop_signals& operator=(const loop_signals&) = delete;
 
@@ -41,14 +47,17 @@ class loop_signals {
     int reopen = 0;     // SIGUSR1: reopen log files
   };
   counts take();
-  // Any thread (and async-signal-safe): counts `signo` as the handlers
-  // would, and wakes the loop.
+  // Any thread (and async-signal-safe): counts `signo` for every registered
+  // loop as the handlers would, and wakes each.
   static void deliver(int signo);
-  // True once a stop signal has arrived and not yet been taken. Cheap: two
-  // relaxed loads.
-  static bool pending();
+  // The watchdog that ends the process when this loop's stop cannot finish
+  // sees the signals this loop sees.
+  void watch_with(stop_watchdog& watchdog);
+
+  struct registration;
 
  private:
+  registration* slot_;
   bool installed_;
 };
 
@@ -68,12 +77,14 @@ class stop_watchdog {
   void stop_requested(bool immediate);
 
  private:
+  friend class loop_signals;
   void watch();
   int fd_ = -1;
   int graceful_ms_;
   int margin_ms_;
   std::atomic<bool> done_{false};
   std::atomic<int> requested_{0};  // 1 graceful, 2 immediate
+  std::atomic<const loop_signals::registration*> signals_{nullptr};  // the stops its loop has seen
   std::thread thread_;
 };
 

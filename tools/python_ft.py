@@ -1,0 +1,142 @@
+"""A free-threaded CPython 3.13 (3.13t), built once from Debian trixie's source.
+
+No Debian release ships a CPython built with --disable-gil, and pyenv's
+stop at 3.13.0 with the GIL. Debian trixie's python3.13 source package
+carries CPython's own release tarball: it is fetched with apt-get source
+through a private deb-src list (the host's apt configuration is left as it
+is), unpacked as CPython released it (Debian's patches are not applied),
+configured with --disable-gil and installed under the cache.
+
+  python3 tools/python_ft.py build
+      Builds it once at $BATON_PYTHON_FT (/var/cache/baton/cpython-3.13t by
+      default: outside the clone, so a fresh clone on a machine that has it
+      skips the work; about five minutes on two cores otherwise). A machine
+      that cannot build it (no network to the mirror, not root for apt)
+      prints why on one line and exits 0: what needs it skips and says so.
+
+  python3 tools/python_ft.py status
+      One line: the interpreter's path, or why there is none (exit 1).
+
+  python3 tools/python_ft.py path
+      The interpreter's path alone (exit 1 when there is none).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PREFIX = Path(os.environ.get("BATON_PYTHON_FT") or "/var/cache/baton/cpython-3.13t")
+INTERPRETER = PREFIX / "bin" / "python3.13t"
+MIRROR = "http://deb.debian.org/debian"
+SUITE = "trixie"
+SOURCE_PACKAGE = "python3.13"
+# What CPython's configure looks for to build its standard library's C
+# modules (ssl, zlib, ctypes, sqlite3, bz2, lzma, readline, uuid, dbm), and
+# what apt-get source needs to unpack a source package.
+BUILD_PACKAGES = ["build-essential", "dpkg-dev", "pkg-config", "libssl-dev", "zlib1g-dev", "libffi-dev",
+                  "libbz2-dev", "liblzma-dev", "libsqlite3-dev", "libreadline-dev", "libncurses-dev",
+                  "uuid-dev", "libgdbm-dev", "libexpat1-dev", "xz-utils"]
+
+
+def say(message: str) -> None:
+    print(f"python-ft: {message}", flush=True)
+
+
+def ready() -> str | None:
+    """Why the interpreter cannot be used, or None when it can."""
+    if not INTERPRETER.exists():
+        return f"no free-threaded CPython at {INTERPRETER} (make python-ft builds it)"
+    probe = subprocess.run([str(INTERPRETER), "-c", "import sys, sysconfig; "
+                            "print(sysconfig.get_config_var('Py_GIL_DISABLED'), sys._is_gil_enabled())"],
+                           capture_output=True, text=True)
+    if probe.stdout.split() != ["1", "False"]:
+        return f"{INTERPRETER} is not a free-threaded CPython running without the GIL ({probe.stdout.strip()})"
+    return None
+
+
+def fetch_source(work: Path) -> Path:
+    """The CPython release tarball inside trixie's python3.13 source package."""
+    apt = work / "apt"
+    (apt / "lists" / "partial").mkdir(parents=True)
+    (apt / "sources.list").write_text(f"deb-src {MIRROR} {SUITE} main\n")
+    options = ["-o", f"Dir::Etc::SourceList={apt / 'sources.list'}", "-o", "Dir::Etc::SourceParts=/dev/null",
+               "-o", f"Dir::State::Lists={apt / 'lists'}", "-o", "APT::Sandbox::User=root",
+               "-o", "Acquire::Check-Valid-Until=false", "-qq"]
+    subprocess.run(["apt-get", *options, "update"], check=True, cwd=work)
+    subprocess.run(["apt-get", *options, "source", "--download-only", SOURCE_PACKAGE], check=True, cwd=work)
+    tarballs = sorted(p for p in work.glob(f"{SOURCE_PACKAGE}_*.orig.tar.*") if not p.name.endswith(".asc"))
+    if not tarballs:
+        raise RuntimeError(f"apt-get source {SOURCE_PACKAGE} brought no .orig tarball")
+    subprocess.run(["tar", "-xf", str(tarballs[-1])], check=True, cwd=work)
+    trees = [p for p in work.iterdir() if p.is_dir() and p.name.startswith("Python-3.13")]
+    if not trees:
+        raise RuntimeError(f"{tarballs[-1].name} holds no Python-3.13 tree")
+    return trees[0]
+
+
+def build() -> int:
+    if ready() is None:
+        say(f"ready: {INTERPRETER}")
+        return 0
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        say("skipped: building it needs root and apt-get (for the build packages and the source)")
+        return 0
+    started = time.monotonic()
+    subprocess.run([sys.executable, str(ROOT / "tools" / "ensure_packages.py"), *BUILD_PACKAGES], check=True)
+    PREFIX.parent.mkdir(parents=True, exist_ok=True)
+    # One build at a time, whoever asks (two make runs, a test and CI).
+    with open(PREFIX.parent / ".python-ft.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if ready() is None:
+            return 0
+        with tempfile.TemporaryDirectory(prefix="baton-python-ft-") as tmp:
+            try:
+                tree = fetch_source(Path(tmp))
+            except (subprocess.CalledProcessError, RuntimeError) as error:
+                say(f"skipped: the source of {SOURCE_PACKAGE} from {SUITE} could not be fetched ({error})")
+                return 0
+            say(f"building {tree.name} with --disable-gil into {PREFIX}")
+            if PREFIX.exists():
+                shutil.rmtree(PREFIX)
+            jobs = str(os.cpu_count() or 2)
+            log = PREFIX.parent / "python-ft-build.log"
+            with open(log, "w") as out:
+                for step in (["./configure", "--disable-gil", f"--prefix={PREFIX}", "--with-ensurepip=install"],
+                             ["make", f"-j{jobs}"], ["make", "install"]):
+                    status = subprocess.run(step, cwd=tree, stdout=out, stderr=subprocess.STDOUT).returncode
+                    if status != 0:
+                        say(f"failed at {' '.join(step[:2])}: see {log}")
+                        return 1
+    why = ready()
+    if why is not None:
+        say(f"built, but {why}")
+        return 1
+    say(f"ready: {INTERPRETER} (built in {time.monotonic() - started:.0f} s)")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["build", "status", "path"])
+    command = parser.parse_args().command
+    if command == "build":
+        return build()
+    why = ready()
+    if command == "status":
+        print(f"python-ft: {why}" if why else f"python-ft: ready: {INTERPRETER}")
+    elif why is None:
+        print(INTERPRETER)
+    return 0 if why is None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
