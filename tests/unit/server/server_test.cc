@@ -8,9 +8,11 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "core/server/server.h"
+#include "core/server/signals.h"
 #include "core/server/exchange_wait.h"
 #include "core/server/thread_pool.h"
 
@@ -602,3 +605,72 @@ TEST(ServerWithPool, AGracefulStopAnswersTheRequestInFlightFirst) {
 }
 
 }  // namespace
+
+// --- signals: several loops in one process (--threads) ---------------------
+
+namespace signals_test {
+
+struct registered_loop {
+  int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  std::atomic<bool> stopping{false};
+  ~registered_loop() { ::close(fd); }
+  bool woken() const {
+    uint64_t n = 0;
+    return ::read(fd, &n, sizeof n) == static_cast<ssize_t>(sizeof n) && n > 0;
+  }
+};
+
+void (*current_handler(int signo))(int) {
+  struct sigaction now{};
+  sigaction(signo, nullptr, &now);
+  return now.sa_handler;
+}
+
+}  // namespace signals_test
+
+TEST(LoopSignals, EveryRegisteredLoopCountsADeliveredSignalAndIsWoken) {
+  signals_test::registered_loop a, b;
+  srv::loop_signals first(a.fd, &a.stopping, SIGHUP, false);
+  srv::loop_signals second(b.fd, &b.stopping, SIGHUP, false);
+  srv::loop_signals::deliver(SIGTERM);
+  srv::loop_signals::deliver(SIGHUP);
+  for (auto* s : {&first, &second}) {
+    srv::loop_signals::counts c = s->take();
+    EXPECT_EQ(c.terminate, 1);
+    EXPECT_EQ(c.hangup, 1);
+    EXPECT_EQ(s->take().terminate, 0);  // taken once
+  }
+  EXPECT_TRUE(a.woken() && b.woken());
+  EXPECT_TRUE(a.stopping.load() && b.stopping.load());
+}
+
+TEST(LoopSignals, ALoopThatUnregisteredIsNeitherCountedNorWoken) {
+  signals_test::registered_loop a, b;
+  srv::loop_signals staying(a.fd, &a.stopping, 0, false);
+  {
+    srv::loop_signals leaving(b.fd, &b.stopping, 0, false);
+  }
+  srv::loop_signals::deliver(SIGUSR1);
+  EXPECT_EQ(staying.take().reopen, 1);
+  EXPECT_TRUE(a.woken());
+  EXPECT_FALSE(b.woken());
+  EXPECT_FALSE(b.stopping.load());
+}
+
+TEST(LoopSignals, HandlersAreInstalledOnceForTheProcessAndRestoredWhenTheLastLoopGoes) {
+  signals_test::registered_loop a, b;
+  auto before = signals_test::current_handler(SIGTERM);
+  auto first = std::make_unique<srv::loop_signals>(a.fd, &a.stopping, 0, true);
+  auto installed = signals_test::current_handler(SIGTERM);
+  EXPECT_NE(installed, before);
+  auto second = std::make_unique<srv::loop_signals>(b.fd, &b.stopping, 0, true);
+  EXPECT_EQ(signals_test::current_handler(SIGTERM), installed);
+  // A real signal, sent to the process: each loop counts it.
+  ASSERT_EQ(::kill(::getpid(), SIGTERM), 0);
+  EXPECT_EQ(first->take().terminate, 1);
+  EXPECT_EQ(second->take().terminate, 1);
+  first.reset();
+  EXPECT_EQ(signals_test::current_handler(SIGTERM), installed);  // the other loop still needs them
+  second.reset();
+  EXPECT_EQ(signals_test::current_handler(SIGTERM), before);
+}
