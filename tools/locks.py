@@ -152,11 +152,12 @@ def applies(entry: str, minor: str) -> bool:
     return not marker or f'python_version == "{minor}"' in marker
 
 
-def install(lock: Path, venv: Path, report_path: Path | None, keep_going: bool) -> int:
+def install(lock: Path, venv: Path, report_path: Path | None, keep_going: bool,
+            leave_out: frozenset[str] = frozenset()) -> int:
     python = venv / "bin" / "python"
     minor = python_version(python)
     failures: dict[str, str] = {}
-    todo = [e for e in entries(lock) if applies(e, minor)]
+    todo = [e for e in entries(lock) if applies(e, minor) and e.split("==")[0] not in leave_out]
     if not todo:
         print(f"{lock}: nothing for Python {minor}", file=sys.stderr)
     for entry in todo:

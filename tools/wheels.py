@@ -46,12 +46,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import locks  # noqa: E402
+import python_ft  # noqa: E402
 import sid_chroot  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build" / "wheels"
 DIST = ROOT / "dist"
-SUPPORTED = ("3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
+SUPPORTED = ("3.10", "3.11", "3.12", "3.13", "3.13t", "3.14", "3.15")
+# The free-threaded build's key: its wheels are cp313-cp313t, and its
+# matrix runs every server in the --threads shape.
+FREE_THREADED = "3.13t"
 DEFAULT = Path("/usr/bin/python3")
 # Inside the sid chroot: its venvs, kept between the commands run there.
 CHROOT_WORK = "/var/tmp/baton"
@@ -66,6 +70,9 @@ def interpreters() -> list[tuple[str, Path, bool]]:
     for minor, path in locks.pyenv_interpreters().items():
         if minor in SUPPORTED:
             found.append((minor, path, False))
+    # 3.13t built from source (tools/python_ft.py), when this machine has it.
+    if python_ft.ready() is None:
+        found.append((FREE_THREADED, python_ft.INTERPRETER, False))
     # 3.14 and 3.15 from the sid chroot, where pyenv has none.
     if sid_chroot.ready():
         found += [(minor, sid_chroot.host_python(minor), False) for minor in sid_chroot.PYTHONS
@@ -78,6 +85,8 @@ def from_chroot(python: Path) -> bool:
 
 
 def missing_reason(minor: str) -> str:
+    if minor == FREE_THREADED:
+        return f"no free-threaded Python on this machine: {python_ft.ready()}"
     if minor in sid_chroot.PYTHONS:
         return f"no Python {minor} on this machine: it comes from the sid chroot, and {sid_chroot.status()[1]}"
     return f"no Python {minor} on this machine"
@@ -124,9 +133,15 @@ def tool_venv(name: str, python: Path, lock: Path) -> Path:
     return where / "bin" / "python"
 
 
+def wheel_tags(minor: str) -> tuple[str, str]:
+    """(python tag, ABI tag): cp313 and cp313 for 3.13, cp313 and cp313t for 3.13t."""
+    python = "cp" + minor.rstrip("t").replace(".", "")
+    return python, python + ("t" if minor.endswith("t") else "")
+
+
 def wheel_for(minor: str, folder: Path) -> Path | None:
-    tag = "cp" + minor.replace(".", "")
-    found = sorted(folder.glob(f"baton-*-{tag}-{tag}-*.whl"))
+    python, abi = wheel_tags(minor)
+    found = sorted(folder.glob(f"baton-*-{python}-{abi}-*.whl"))
     return found[-1] if found else None
 
 
@@ -180,8 +195,8 @@ def build(minors: list[str] | None) -> list[Path]:
         if minors and minor not in minors:
             continue
         wheel = build_one(minor, python)
-        tag = "cp" + minor.replace(".", "")
-        for old in DIST.glob(f"baton-*-{tag}-{tag}-*.whl"):
+        python_tag, abi_tag = wheel_tags(minor)
+        for old in DIST.glob(f"baton-*-{python_tag}-{abi_tag}-*.whl"):
             old.unlink()
         shutil.copy2(wheel, DIST / wheel.name)
         built.append(DIST / wheel.name)
@@ -217,6 +232,9 @@ def matrix() -> int:
         if from_chroot(python):
             where = "sid chroot"
             problem, result = matrix_in_chroot(minor, wheel)
+        elif minor == FREE_THREADED:
+            where = f"{python}, --threads 2"
+            problem, result = matrix_here(minor, python, wheel, threads=2)
         else:
             where = str(python)
             problem, result = matrix_here(minor, python, wheel)
@@ -234,18 +252,23 @@ def matrix() -> int:
     return 1 if failures else 0
 
 
-def matrix_here(minor: str, python: Path, wheel: Path) -> tuple[str, subprocess.CompletedProcess | None]:
+def matrix_here(minor: str, python: Path, wheel: Path,
+                threads: int = 0) -> tuple[str, subprocess.CompletedProcess | None]:
     """(what went wrong before the suite, or ""; the suite's run), the suite
-    run by the project's venv against the wheel in a fresh venv of `python`."""
+    run by the project's venv against the wheel in a fresh venv of `python`.
+    With `threads` (the free-threaded Python) every server runs --threads,
+    and uvloop, which has no free-threaded wheel, is left out."""
     venv = BUILD / f"matrix-{minor}"
     venv_python = fresh_venv(python, venv)
     run([venv_python, "-m", "pip", "install", "--quiet", "--no-index", "--disable-pip-version-check", wheel])
-    if locks.install(ROOT / "tools" / "locks" / "matrix.txt", venv, None, keep_going=False) != 0:
+    leave_out = frozenset({"uvloop"}) if threads else frozenset()
+    if locks.install(ROOT / "tools" / "locks" / "matrix.txt", venv, None, keep_going=False, leave_out=leave_out) != 0:
         return "tools/locks/matrix.txt did not install", None
+    env = dict(os.environ, BATON_MATRIX_PYTHON=str(venv_python))
+    if threads:
+        env["BATON_MATRIX_THREADS"] = str(threads)
     return "", subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "pytest", "tests/matrix", "-q",
-                               "-p", "no:cacheprovider"], cwd=ROOT,
-                              env=dict(os.environ, BATON_MATRIX_PYTHON=str(venv_python)),
-                              capture_output=True, text=True)
+                               "-p", "no:cacheprovider"], cwd=ROOT, env=env, capture_output=True, text=True)
 
 
 def matrix_in_chroot(minor: str, wheel: Path) -> tuple[str, subprocess.CompletedProcess | None]:

@@ -27,6 +27,8 @@ def wsgi(environ, start_response):
         raise RuntimeError("the matrix app raised on purpose")
     if path == "/blocks":
         body = str(allocated_blocks()).encode()
+    elif path == "/gil":
+        body = f"gil={getattr(sys, '_is_gil_enabled', lambda: True)()}".encode()
     elif path == "/echo":
         body = environ["wsgi.input"].read()
     else:

@@ -29,6 +29,14 @@ ASGI_SHAPES = {"pump-asyncio": ["--asgi-mode", "pump", "--loop", "asyncio"],
                "inverted-asyncio": ["--asgi-mode", "inverted", "--loop", "asyncio"],
                "pump-uvloop": ["--asgi-mode", "pump", "--loop", "uvloop"],
                "inverted-uvloop": ["--asgi-mode", "inverted", "--loop", "uvloop"]}
+# A free-threaded CPython (tools/wheels.py sets it for 3.13t): every server
+# runs the --threads shape, N loops each running the app (on asyncio's own
+# loop: uvloop has no free-threaded wheel).
+THREADS = os.environ.get("BATON_MATRIX_THREADS")
+if THREADS:
+    WSGI_SHAPES = {f"threads-{THREADS}": ["--threads", THREADS]}
+    ASGI_SHAPES = {f"threads-{THREADS}": ["--threads", THREADS, "--loop", "asyncio"]}
+ANY_SHAPE = next(iter(WSGI_SHAPES.values())) if THREADS else []
 
 
 # Deprecation warnings shown in every server (once per place): an API that a
@@ -78,6 +86,12 @@ def test_the_server_runs_the_interpreter_under_test(wsgi):
                              text=True, check=True, cwd="/").stdout
     assert str(Path(PYTHON).parent.parent) in version  # the venv's own baton, from the wheel
     assert httpx.get(wsgi.url + "/").text == f"wsgi {VERSION[0]}.{VERSION[1]}"
+
+
+@pytest.mark.skipif(not THREADS, reason="a GIL build: the GIL is on")
+def test_the_gil_stays_off_in_every_loop_thread(wsgi):
+    answers = {httpx.get(wsgi.url + "/gil", headers={"Connection": "close"}).text for _ in range(40)}
+    assert answers == {"gil=False"}, answers
 
 
 def test_wsgi_answers_echoes_and_survives_an_app_error(wsgi):
@@ -133,6 +147,7 @@ def test_a_starlette_app_from_pypi_serves_json_streams_and_anyio_cancel_scopes(s
 
 
 @pytest.mark.skipif(VERSION < (3, 12), reason="eager task starts need Python 3.12 or later")
+@pytest.mark.skipif(bool(THREADS), reason="the pump's and inverted's own callbacks (the threads shape's are inverted's)")
 @pytest.mark.parametrize("shape", ["pump-asyncio", "inverted-asyncio"])
 @pytest.mark.parametrize("eager", [True, False])
 def test_request_tasks_take_their_first_step_inside_the_drain_on_3_12_and_later(shape, eager):
@@ -149,7 +164,8 @@ def test_request_tasks_take_their_first_step_inside_the_drain_on_3_12_and_later(
 
 def test_lifespan_shutdown_runs_on_sigterm_and_the_exit_is_clean(tmp_path):
     marker = tmp_path / "shutdown"
-    server = serve("--interface", "asgi", "tests.matrix.apps:asgi", env={"MATRIX_SHUTDOWN_FILE": str(marker)})
+    server = serve(*ANY_SHAPE, "--interface", "asgi", "tests.matrix.apps:asgi",
+                   env={"MATRIX_SHUTDOWN_FILE": str(marker)})
     assert httpx.get(server.url + "/state").status_code == 200
     server.signal(signal.SIGTERM)
     assert server.wait(10) == 0
@@ -176,6 +192,7 @@ def test_ten_thousand_requests_leave_no_python_objects_behind(interface):
     """The bridge's reference-leak check: Python's allocated blocks after a
     warm-up, then after 10 000 more requests on one keep-alive connection."""
     args = ["--blocking-threads", "1"] if interface == "wsgi" else ["--interface", "asgi"]
+    args = [*ANY_SHAPE, *args]
     server = serve(*args, f"tests.matrix.apps:{interface}")
     try:
         with server.connect() as sock:
@@ -194,10 +211,16 @@ def test_the_wheels_of_the_neighbouring_pythons_are_refused_by_pip(tmp_path):
     """Each is tagged for its own CPython alone (cpXY-cpXY), the manylinux tag
     they share notwithstanding: 3.15's pip refuses 3.14's wheel, 3.14's
     refuses 3.13's and 3.15's (the one minor below and the one above, each
-    pip call taking a second)."""
-    wheels = {tuple(int(x) for x in re.search(r"-cp(\d)(\d+)-", w.name).groups()): w
-              for w in (ROOT / "dist").glob("baton-*-cp*.whl")}
-    others = [w for minor, w in wheels.items() if minor in ((VERSION[0], VERSION[1] - 1), (VERSION[0], VERSION[1] + 1))]
+    pip call taking a second), and the same minor's other build: 3.13t's
+    pip refuses the cp313 wheel, 3.13's the cp313t one."""
+    free_threaded = bool(THREADS)
+    wheels = {}
+    for w in (ROOT / "dist").glob("baton-*-cp*.whl"):
+        python, abi = re.search(r"-cp(\d+)-cp(\d+t?)-", w.name).groups()
+        wheels[(int(python[0]), int(python[1:]), abi.endswith("t"))] = w
+    neighbours = [(VERSION[0], VERSION[1] - 1, free_threaded), (VERSION[0], VERSION[1] + 1, free_threaded),
+                  (VERSION[0], VERSION[1], not free_threaded)]  # and the same minor's other build (t or not)
+    others = [w for key, w in wheels.items() if key in neighbours]
     if not others:
         pytest.skip("no wheel of a neighbouring Python in dist/ (make wheels)")
     for wheel in others:
