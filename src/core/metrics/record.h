@@ -1,0 +1,32 @@
+// Counting, on the thread that owns the block: a relaxed load and store of
+// the block's own line (layout.h), no lock, no read-modify-write, no
+// syscall. The functions the request path calls; each is a few
+// instructions, and nothing at all when the server has no block (metrics
+// off).
+#pragma once
+
+#include "core/metrics/layout.h"
+
+namespace baton::metrics {
+
+inline void bump(counter& c, uint64_t n = 1) {
+  c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
+
+inline void move(gauge& g, int64_t by) { g.store(g.load(std::memory_order_relaxed) + by, std::memory_order_relaxed); }
+
+// A request answered: its status, the time from its head to its answer's
+// last byte, and its bytes each way.
+inline void request_done(thread_block& b, protocol p, int status, uint64_t latency_us, uint64_t bytes_in,
+                         uint64_t bytes_out) {
+  auto i = static_cast<size_t>(p);
+  bump(b.requests[i][status_class_of(status)]);
+  bump(b.latency[i][latency_bucket_of(latency_us)]);
+  bump(b.latency_sum_us[i], latency_us);
+  bump(b.request_bytes[i], bytes_in);
+  bump(b.response_bytes[i], bytes_out);
+}
+
+inline void rejected(thread_block& b, rejection why) { bump(b.rejections[static_cast<size_t>(why)]); }
+
+}  // namespace baton::metrics
