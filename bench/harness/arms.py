@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -58,7 +59,9 @@ class Arm:
     # Measured from a fresh start: no verification request and no warm-up
     # before the load (the server is verified after it instead).
     cold: bool = False
-    # Baton on another CPython than Debian's: its minor version (pyenv's).
+    # Baton on another CPython than Debian's: its minor version (pyenv's, or
+    # the sid chroot's for 3.14 and 3.15), or "sid:3.13" (the chroot's, where
+    # pyenv has one too).
     on_python: str = ""
     # The options that make it serve a workload's wire other than plain
     # HTTP/1.1 (TLS, HTTP/2); None: it serves only that.
@@ -130,20 +133,30 @@ def _baton_asgi(mode: str, loop: str, *extra: str, venv_bin: Path | None = None)
     return command
 
 
-# Baton on another CPython (pyenv's): the wheel of that minor version
-# (tools/wheels.py builds it) in a plain venv of its own, with Starlette,
-# anyio and uvloop from tools/locks/matrix.txt. Made on first use.
+# Baton on another CPython (pyenv's, or the sid chroot's 3.14 and 3.15; with
+# "sid:" the chroot's where pyenv has the minor too): the wheel of that minor
+# version (tools/wheels.py builds it) in a plain venv of its own, with
+# Starlette, anyio and uvloop from tools/locks/matrix.txt. Made on first use.
 @functools.cache
-def interpreter_venv(minor: str) -> Path:
+def interpreter_venv(spec: str) -> Path:
     sys.path.insert(0, str(ROOT / "tools"))
     import locks
+    import sid_chroot
     import wheels
 
+    minor = spec.removeprefix("sid:")
     wheel = wheels.build([minor])[0]
-    where = BENCH_BUILD / f"venv-{minor}"
+    where = BENCH_BUILD / f"venv-{spec.replace(':', '-')}"
     stamp = where / ".installed"
     if not stamp.exists() or stamp.stat().st_mtime < wheel.stat().st_mtime:
-        python = locks.pyenv_interpreters()[minor]
+        if spec.startswith("sid:"):
+            # tools/sid_chroot.py writes launchers for 3.14 and 3.15 only;
+            # another of the chroot's interpreters gets one the same way.
+            if not sid_chroot.host_python(minor).exists():
+                sid_chroot.write_host_files(sid_chroot.CHROOT, minor)
+            python = sid_chroot.host_python(minor)
+        else:
+            python = wheels.wheel_interpreters()[minor]
         wheels.fresh_venv(python, where)
         subprocess.run([str(where / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-index", str(wheel)],
                        check=True)
@@ -153,9 +166,41 @@ def interpreter_venv(minor: str) -> Path:
     return where / "bin"
 
 
-def _baton_asgi_on(minor: str, mode: str, loop: str) -> Callable[[int, Workload], list[str]]:
+def baton_script_on(spec: str) -> list[str]:
+    """The start of a command that runs the baton script of the venv of
+    `spec` (a minor version, or "sid:" and one: interpreter_venv).
+
+    pyenv's: the script, whose #! names the venv's python (callgrind runs
+    that interpreter, bench/harness/runner.py `interpreted`). The sid
+    chroot's: the venv's python is a shell launcher (tools/sid_chroot.py
+    host_python) that execs sid's loader, and callgrind does not follow an
+    exec: it would count the shell and write nothing. So the launcher's own
+    exec line is run here, with the venv's python as argv[0] (the venv is
+    found by it) and the script as the interpreter's first argument."""
+    venv_bin = interpreter_venv(spec)
+    sys.path.insert(0, str(ROOT / "tools"))
+    import sid_chroot
+
+    launcher = sid_chroot.host_python(spec.removeprefix("sid:"))
+    if not (venv_bin / "python").resolve() == launcher.resolve():
+        return [str(venv_bin / "baton")]
+    exec_line = next(line for line in launcher.read_text().splitlines() if line.startswith("exec "))
+    words = shlex.split(exec_line)[1:]
+    if words[-1] != "$@" or "$0" not in words:
+        raise RuntimeError(f"{launcher}: not the exec line expected: {exec_line}")
+    return [str(venv_bin / "python") if word == "$0" else word for word in words[:-1]] + [str(venv_bin / "baton")]
+
+
+def _baton_on(spec: str, *extra: str) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
-        return [str(interpreter_venv(minor) / "baton"), w.asgi or "", "--port", str(port), "--log-level", "warning",
+        return [*baton_script_on(spec), w.wsgi or "", "--port", str(port), "--log-level", "warning",
+                "--backlog", "4096", *extra]
+    return command
+
+
+def _baton_asgi_on(spec: str, mode: str, loop: str) -> Callable[[int, Workload], list[str]]:
+    def command(port: int, w: Workload) -> list[str]:
+        return [*baton_script_on(spec), w.asgi or "", "--port", str(port), "--log-level", "warning",
                 "--backlog", "4096", "--interface", "asgi", "--asgi-mode", mode, "--loop", loop]
     return command
 
@@ -529,18 +574,56 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
 )}
 
 
+# The hello's shapes (WSGI inline and a pool of one, ASGI inverted and pump
+# on uvloop, and the inverted one with its tasks queued, not started
+# eagerly) on CPython 3.13 (pyenv's) and 3.14 and 3.15 (the sid chroot's,
+# run on this host under sid's loader): the same wheel source and the same
+# venv contents on each. pyenv's 3.13 is built without PGO and LTO (-O3,
+# libpython shared, GCC 12) where Debian's are built with both (GCC 16):
+# sid's own 3.13 (py313-sid) tells the build's share of a 3.13-3.14
+# difference from the interpreter's.
+_SID = "the sid chroot's, run on this host by sid's loader"
+for _minor, _whose in (("3.13", "pyenv's"), ("3.14", _SID), ("3.15", _SID),
+                       ("sid:3.13", f"{_SID}; Debian's build, as 3.14's is")):
+    _tag = "py" + _minor.removeprefix("sid:").replace(".", "") + ("-sid" if _minor.startswith("sid:") else "")
+    _on = f"on CPython {_minor.removeprefix('sid:')} ({_whose})"
+    for _arm in (
+            Arm(f"baton-inline-{_tag}", "baton", "wsgi", _baton_on(_minor, "--blocking-threads", "0"),
+                on_python=_minor, describe=f"baton, one process, the app run on the loop thread, {_on}"),
+            Arm(f"baton-pool-1-{_tag}", "baton", "wsgi", _baton_on(_minor, "--blocking-threads", "1"),
+                on_python=_minor, describe=f"baton, the loop detached from the GIL, 1 pool thread, {_on}"),
+            Arm(f"baton-asgi-pump-uvloop-{_tag}", "baton", "asgi", _baton_asgi_on(_minor, "pump", "uvloop"),
+                on_python=_minor, describe=f"baton ASGI, pump, uvloop, {_on}"),
+            Arm(f"baton-asgi-inverted-uvloop-{_tag}", "baton", "asgi", _baton_asgi_on(_minor, "inverted", "uvloop"),
+                on_python=_minor, describe=f"baton ASGI, inverted, uvloop, {_on} (each request's task started "
+                                           "eagerly)"),
+            Arm(f"baton-asgi-inverted-uvloop-{_tag}-lazy", "baton", "asgi",
+                _baton_asgi_on(_minor, "inverted", "uvloop"), on_python=_minor, env={"BATON_EAGER_TASKS": "0"},
+                describe=f"A/B: the same {_on} with the tasks queued, not started eagerly (BATON_EAGER_TASKS=0)")):
+        ARMS.setdefault(_arm.name, _arm)  # 3.13's inverted arms are the ones above
+
+
 def unavailable(arm: Arm) -> str | None:
     """Why the arm cannot run here, or None when it can."""
     if arm.name.startswith("baton-baseline"):
         if BASELINE_VENV is not None and (BASELINE_VENV / "bin" / "baton").exists():
             return None
         return "BATON_BASELINE_VENV names no venv with baton in it"
+    if arm.on_python.startswith("sid:"):
+        sys.path.insert(0, str(ROOT / "tools"))
+        import sid_chroot
+
+        minor = arm.on_python.removeprefix("sid:")
+        if not sid_chroot.ready():
+            return sid_chroot.status()[1]
+        found = (sid_chroot.CHROOT / "usr" / "bin" / f"python{minor}").exists()
+        return None if found else f"no python{minor} in the sid chroot (its apt-get install python{minor})"
     if arm.on_python:
         sys.path.insert(0, str(ROOT / "tools"))
-        import locks
+        import wheels
 
-        found = arm.on_python in locks.pyenv_interpreters()
-        return None if found else f"no CPython {arm.on_python} under pyenv"
+        found = arm.on_python in wheels.wheel_interpreters()
+        return None if found else f"no CPython {arm.on_python}: {wheels.missing_reason(arm.on_python)}"
     if arm.name.startswith("nginx"):
         found = shutil.which("nginx") is not None or Path("/usr/sbin/nginx").exists()
         return None if found else "nginx is not installed (make bench-deps)"

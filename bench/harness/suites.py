@@ -115,11 +115,26 @@ def suite(name: str) -> Settings:
                         instructions=[1])
     if name == "eager-instructions":
         # Eager task starts (Python 3.12 and later) against queued ones, on
-        # CPython 3.13, beside the default interpreter's 3.11 (which has no
-        # eager start): user-space instructions per request, one at a time.
-        return Settings("eager-instructions", ["baton-asgi-inverted-uvloop", "baton-asgi-inverted-uvloop-py313",
-                                               "baton-asgi-inverted-uvloop-py313-lazy"],
+        # CPython 3.13 (pyenv's, and sid's as a control for the build) and
+        # 3.14 (the sid chroot's), beside the default interpreter's 3.11
+        # (which has no eager start): user-space instructions per request,
+        # one at a time.
+        return Settings("eager-instructions", ["baton-asgi-inverted-uvloop"] + [
+                            f"baton-asgi-inverted-uvloop-{python}{lazy}" for python in ("py313", "py313-sid", "py314")
+                            for lazy in ("", "-lazy")],
                         ["hello", "starlette-json"], [16], rounds=1, duration=0, warmup=0, instructions=[1])
+    if name == "instructions-pythons":
+        # The `instructions` suite's hello shapes on CPython 3.13 (pyenv's,
+        # and sid's: Debian's build, as 3.14's and 3.15's are, so the build's
+        # share of a difference shows), 3.14 and 3.15 (the sid chroot's), the
+        # same wheel source on each: user-space instructions per request
+        # under callgrind, one at a time and pipelined, WSGI inline and as a
+        # pool of one, ASGI in both shapes on uvloop.
+        return Settings("instructions-pythons", [f"baton-{shape}-{python}"
+                                                 for shape in ("inline", "pool-1", "asgi-inverted-uvloop",
+                                                               "asgi-pump-uvloop")
+                                                 for python in ("py313", "py313-sid", "py314", "py315")],
+                        ["hello"], [1, 16], rounds=1, duration=0, warmup=0, instructions=[1, 8])
     if name == "idle-memory":
         # What 5 000 idle keep-alive connections cost each server, per connection.
         return Settings("idle-memory", ["baton-inline", "baton-pool-4", "baton-asgi-inverted-uvloop",
@@ -185,5 +200,6 @@ def suite(name: str) -> Settings:
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
                      "django-mixed, post-echo, asgi-echo, idle-memory, instructions, asgi-instructions, eager-instructions, "
+                     "instructions-pythons, "
                      "pool-syscalls, asgi, "
                      "workers, static, access-log, ws-echo, ws-broadcast, ws-idle-memory, tls-h2, dry")
