@@ -17,6 +17,7 @@ Every app call is recorded in BATON_TEST_RECORD (its method and path), so
 each test can say what reached the app."""
 
 import json
+import os
 import socket
 import struct
 
@@ -325,6 +326,22 @@ def test_data_past_the_content_length_after_a_wsgi_read_resets_the_stream_not_a_
         assert server.wait_for_log("malformed request from 127.0.0.1 on HTTP/2 stream 1", since=mark)
         assert "content-length of 5" in server.log_since(mark)
         raw.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("shape", ["pump-uvloop", "inverted-uvloop"])
+def test_an_asgi_app_that_reads_a_body_past_the_window_before_answering_gets_all_of_it(tmp_path, shape):
+    # 1 MiB against a 256 KiB stream window: the app answers only once it
+    # has every byte, and sends nothing meanwhile; its reads alone must
+    # give the window back, or the client waits for ever.
+    server = start(tmp_path, ASGI_SHAPES[shape], ASGI)
+    try:
+        client = H2Client(server)
+        body = os.urandom(1 << 20)
+        r = client.get("/read-all", method="POST", body=body, timeout=15)
+        assert r.status == 200 and json.loads(bytes(r.data)) == {"first": len(body), "rest": 0}
+        client.close()
     finally:
         server.stop()
 

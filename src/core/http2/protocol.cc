@@ -80,6 +80,7 @@ struct protocol::stream {
   bool reset_once_answered = false;  // a server's answer before the body ended: then RST_STREAM(NO_ERROR)
   net::output_queue pending;  // the exchange's output not framed yet
   uint64_t announced = 0;     // body bytes the unpadded DATA frames' headers announced
+  bool padded = false;        // a padded DATA frame came: the body is judged as delivered
   uint64_t delivered = 0;     // body bytes given to the exchange
   uint64_t given_back = 0;    // of them, window given back to the client
   int64_t stalled_since_ms = 0;
@@ -330,8 +331,11 @@ int protocol::begin_frame(const nghttp2_frame_hd& hd) {
 // (A padded one is judged as it is delivered, data_chunk, and at its end.)
 void protocol::judge_data_length(const nghttp2_frame_hd& hd) {
   stream* s = find(hd.stream_id);
-  if (s == nullptr || s->x == nullptr || s->reset || s->content_length() < 0) return;
-  if ((hd.flags & NGHTTP2_FLAG_PADDED) != 0) return;
+  if (s == nullptr || s->x == nullptr || s->reset || s->content_length() < 0 || s->padded) return;
+  if ((hd.flags & NGHTTP2_FLAG_PADDED) != 0) {
+    s->padded = true;  // its payload is known only as it is read: judged there from now on
+    return;
+  }
   s->announced += hd.length;
   auto declared = static_cast<uint64_t>(s->content_length());
   if (s->announced > declared) {
@@ -465,6 +469,13 @@ int protocol::data_chunk(int32_t id, const uint8_t* data, size_t length) {
   // or a read larger than the window would wait for bytes the client may
   // not send.
   give_back_window(*s);
+  // The rest goes back as the app consumes it. An app that consumes and
+  // waits for more (ASGI's receive loop) publishes nothing meanwhile, so
+  // its consume must tell the loop itself, as a paused HTTP/1 read's does
+  // (asked here: the pause's half-window is what is buffered now), or a
+  // client that filled the window would never be let to send the rest.
+  size_t buffered = s->x->body_buffered();
+  if (s->delivered > s->given_back && (buffered == 0 || !s->x->pause_reading(2 * buffered))) give_back_window(*s);
   return 0;
 }
 

@@ -48,6 +48,7 @@ void request_head::add(std::string_view name, std::string_view value, const head
   int index = static_cast<int>(spans_.size()) - 1;
   if (name == ":method") method_ = index;
   else if (name == ":path") path_ = index;
+  else if (name == ":scheme") scheme_ = index;
   else if (name == ":authority") authority_ = index;
   else if (name == "host" && host_ < 0) host_ = index;
 }
@@ -62,6 +63,17 @@ std::string_view request_head::value_of(int i) const {
 // ending with the head contradicts, makes the request malformed. The body's
 // own length is held to it as DATA arrives (the protocol's job).
 const char* request_head::malformed(bool body_ends) {
+  // RFC 9113 8.3.1: every request names its method; all but CONNECT (8.5)
+  // a scheme and a path that is not empty; CONNECT an authority and
+  // neither of the others.
+  bool connect = value_of(method_) == "CONNECT";
+  if (malformed_ == nullptr && method_ < 0) malformed_ = "no :method";
+  if (malformed_ == nullptr && !connect && (scheme_ < 0 || path_ < 0 || value_of(path_).empty())) {
+    malformed_ = "no :scheme or no :path";
+  }
+  if (malformed_ == nullptr && connect && (authority_ < 0 || scheme_ >= 0 || path_ >= 0)) {
+    malformed_ = "a CONNECT without :authority, or with :scheme or :path";
+  }
   for (size_t i = 0; i < spans_.size() && malformed_ == nullptr; ++i) {
     if (name_of(i) != "content-length") continue;
     uint64_t length = 0;

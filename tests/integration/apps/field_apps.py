@@ -53,6 +53,16 @@ async def asgi(scope, receive, send):
                 "cookie": [v.decode() for n, v in headers if n == b"cookie"],
                 "fields": len(headers)}
         body = json.dumps(seen).encode()
+    elif path == "/read-all":
+        # The whole body before any answer, as Starlette's request.body():
+        # nothing is sent while the body comes in.
+        received = 0
+        while True:
+            event = await receive()
+            received += len(event.get("body", b""))
+            if not event.get("more_body"):
+                break
+        body = json.dumps({"first": received, "rest": 0}).encode()
     else:
         body = b"here"
     await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})

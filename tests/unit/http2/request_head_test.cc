@@ -309,3 +309,42 @@ TEST(Http2RequestHead, TheViewsOfDescribePointIntoBytes) {
 }
 
 }  // namespace
+
+namespace {
+
+const char* malformed_without(const std::string& pseudo) {
+  h2::request_head head;
+  fields_list fields;
+  for (const auto& f : get_root) {
+    if (f.first != pseudo) fields.push_back(f);
+  }
+  feed(head, fields);
+  return head.malformed(true);
+}
+
+}  // namespace
+
+TEST(Http2RequestHead, ARequestWithoutItsMethodSchemeOrPathIsMalformed) {
+  // Baton's own rule (RFC 9113 8.3.1), whether or not nghttp2 checks it first.
+  EXPECT_STREQ(malformed_without(":method"), "no :method");
+  EXPECT_STREQ(malformed_without(":scheme"), "no :scheme or no :path");
+  EXPECT_STREQ(malformed_without(":path"), "no :scheme or no :path");
+  h2::request_head empty_path;
+  feed(empty_path, {{":method", "GET"}, {":scheme", "https"}, {":path", ""}, {":authority", "example.com"}});
+  EXPECT_NE(empty_path.malformed(true), nullptr);
+  h2::request_head whole;
+  feed(whole, get_root);
+  EXPECT_EQ(whole.malformed(true), nullptr);
+}
+
+TEST(Http2RequestHead, AConnectNeedsAnAuthorityAndNoSchemeOrPath) {
+  h2::request_head connect;
+  feed(connect, {{":method", "CONNECT"}, {":authority", "example.com:443"}});
+  EXPECT_EQ(connect.malformed(true), nullptr);
+  h2::request_head with_path;
+  feed(with_path, {{":method", "CONNECT"}, {":authority", "example.com:443"}, {":path", "/"}});
+  EXPECT_NE(with_path.malformed(true), nullptr);
+  h2::request_head no_authority;
+  feed(no_authority, {{":method", "CONNECT"}});
+  EXPECT_NE(no_authority.malformed(true), nullptr);
+}

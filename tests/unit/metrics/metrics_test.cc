@@ -109,7 +109,7 @@ TEST(MetricsListener, WhatIsNotAScrapeGetsItsOwnAnswer) {
   EXPECT_EQ(status("GET /other HTTP/1.1\r\nHost: x\r\n\r\n"), "HTTP/1.1 404");
   EXPECT_EQ(status("POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"), "HTTP/1.1 405");
   EXPECT_EQ(status("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), "HTTP/1.1 400");
-  EXPECT_EQ(status(std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 17)), "HTTP/1.1 400");
+  EXPECT_EQ(status(std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 15)), "HTTP/1.1 400");
   std::string head = m::answer("HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n", r, info);
   EXPECT_EQ(head.substr(head.size() - 4), "\r\n\r\n");  // no body
   std::string open = m::answer("GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: application/openmetrics-text\r\n\r\n",
