@@ -15,7 +15,8 @@ DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv pyt
 	libgtest-dev python3-pytest python3-pytest-timeout python3-httpx python3-flask \
 	python3-django python3-psutil curl wrk python3-matplotlib util-linux clang-tidy \
 	python3-starlette python3-fastapi python3-uvloop clang libclang-rt-{clang}-dev python3-watchdog \
-	python3-yaml nginx openssl libssl-dev zlib1g-dev libnghttp2-dev nghttp2-client python3-h2 python3-wsproto chromium
+	python3-yaml nginx openssl libssl-dev zlib1g-dev libnghttp2-dev nghttp2-client python3-h2 python3-wsproto chromium \
+	prometheus
 # Extra Debian packages the benchmarks need. The peer servers themselves come
 # from PyPI, pinned with hashes in bench/peers.txt, into their own venv.
 BENCH_PACKAGES := python3-uvloop python3-starlette nginx strace valgrind

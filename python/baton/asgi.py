@@ -141,7 +141,8 @@ def shape_of(config: Config) -> str:
 
 
 def run(config: Config, app, listeners: list[Listener], worker: WorkerContext,
-        descriptors: list[tuple[int, str, int]] | None = None, in_thread: bool = False) -> tuple[int, str, list[int]]:
+        descriptors: list[tuple[int, str, int]] | None = None, in_thread: bool = False,
+        thread_index: int = 0) -> tuple[int, str, list[int]]:
     """Serves until a stop: the exit status, why it stopped, and the sockets kept for a reload. One loop
     thread of --threads (baton.threads) passes its own `descriptors` and `in_thread`: an asyncio loop of
     its own, the inverted shape, and the signals left to the main thread."""
@@ -149,7 +150,8 @@ def run(config: Config, app, listeners: list[Listener], worker: WorkerContext,
     asyncio.set_event_loop(loop)
     announce = None if in_thread else binding.shown(listeners, bool(config.ssl_certfile))
     service = AsgiService(config, app, worker, descriptors if descriptors is not None else listener_args(listeners),
-                          "inverted" if in_thread else shape_of(config), signals=not in_thread, announce=announce)
+                          "inverted" if in_thread else shape_of(config), signals=not in_thread, announce=announce,
+                          thread_index=thread_index)
     try:
         return loop.run_until_complete(service.serve())
     finally:
@@ -280,7 +282,7 @@ class AsgiService:
     heartbeat."""
 
     def __init__(self, config: Config, app, worker: WorkerContext, descriptors: list[tuple[int, str, int]],
-                 shape: str, signals: bool, announce: str | None):
+                 shape: str, signals: bool, announce: str | None, thread_index: int = 0):
         self.config = config
         self.app = app
         self.worker = worker
@@ -288,6 +290,7 @@ class AsgiService:
         self.shape = shape
         self.signals = signals
         self.announce = announce  # where it serves, for the one line that says so (None: say nothing)
+        self.thread_index = thread_index  # its loop's block in the worker's metrics slot
         self.handled = [signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGUSR1,
                         signal.SIGUSR2 if worker.supervised else signal.SIGHUP]
 
@@ -309,6 +312,8 @@ class AsgiService:
         wiring = InvertedPasses(loop, stopped) if self.shape == "inverted" else PumpDrains(loop, stopped)
         options = server_options(self.config, self.worker)
         options["heartbeat"] = None  # stamped by Heartbeat, from asyncio's thread
+        if self.worker.metrics:
+            options["metrics"] = (*self.worker.metrics, self.thread_index)
         server = _baton.AsgiServer(
             self.app, self.descriptors, loop, logging_setup.log_exception, state if lifespan.supported else None,
             pump=self.shape == "pump", schedule_pass=wiring.schedule if self.shape == "inverted" else None,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from baton import binding, loading, logging_setup
+from baton import binding, loading, logging_setup, metrics
 from baton import config as config_module
 from baton.config import Config
 from baton.process import fail, load_app, remove_pid, serve_in_process, write_pid
@@ -96,11 +96,21 @@ def serve_alone(config: Config) -> int:
         for listener in listeners:
             if listener.where.startswith("unix:") and listener.where[5:] in owned:
                 listener.unix_path = listener.where[5:]
+    try:
+        region = metrics.start(config, 1)
+    except binding.BindError as error:
+        binding.close_listeners(listeners)
+        return fail(str(error))
     write_pid(config)
     unix_paths = [listener.unix_path for listener in listeners if listener.unix_path]
     from baton.serve import WorkerContext
 
-    status, reason, kept = serve_in_process(config, app, interface, listeners, WorkerContext())
+    worker = WorkerContext()
+    if region is not None:
+        region.started(0, os.getpid(), False)
+        worker.metrics = (region, 0)
+        logging_setup.logger.info("metrics at %s", metrics.shown(config))
+    status, reason, kept = serve_in_process(config, app, interface, listeners, worker)
     if reason == "hangup" and kept:
         logging_setup.logger.info("reloading: starting over on the same sockets")
         reload_in_place(kept, unix_paths)

@@ -176,6 +176,9 @@ OPTIONS: tuple[Option, ...] = (
            "0 never (default: %(default)s; needs a master, so it starts one)"),
     Option("max_requests_jitter", _number(int, 0, None), 0, "add a random 0..N to each worker's "
            "--max-requests so workers do not recycle together (default: %(default)s)"),
+    Option("max_worker_rss", _number(int, 0, None), 0, "recycle a worker whose resident memory is over this "
+           "many MiB, gracefully (a new one takes over first; checked every second); 0 never (default: "
+           "%(default)s; starts a master)"),
     Option("timeout", _seconds_or_off, 0.0, "replace a worker whose request has been inside the app longer, or "
            "whose loop made no progress for this many seconds; 0 off (default: %(default)s; starts a master)"),
     Option("reload", _bool, False, "development: restart the workers when a Python file of the app changes",
@@ -216,6 +219,10 @@ OPTIONS: tuple[Option, ...] = (
            "largest request head in bytes; larger gets 431 (default: %(default)s)", core=True),
     Option("max_headers", _number(int, 1, 10000), 100,
            "most header fields in a request; more gets 431 (default: %(default)s)", core=True),
+    Option("limit_concurrency", _number(int, 0, 1 << 30), 0, "requests a worker (a loop thread, with --threads) "
+           "lets into the app at once, an open WebSocket among them; past it new ones get 503 with Retry-After "
+           "from the core, the health path and the metrics still answered; 0 no limit (default: %(default)s)",
+           core=True),
     Option("max_body_size", _number(int, 0, None), 0, "largest request body in bytes, 0 for no limit; larger gets "
            "413 (default: %(default)s)", core=True),
     Option("proxy_headers", _bool, True, "take the client address, scheme and port from X-Forwarded-For/-Proto/"
@@ -276,6 +283,9 @@ OPTIONS: tuple[Option, ...] = (
            "Cache-Control max-age of static files, in seconds (default: %(default)s)", core=True),
     Option("health_path", _route, None, "answer GET/HEAD on this path from the core: 200 while serving, 503 "
            "once a drain begins (for readiness probes)", core=True),
+    # Operations.
+    Option("metrics_bind", str, None, "serve Prometheus metrics on HOST:PORT (GET /metrics, the text format, or "
+           "OpenMetrics when asked), from the core: with workers the master serves the whole server's"),
     # Logs.
     Option("log_level", _log_level, "info", "log level, any case (default: %(default)s)"),
     Option("log_config", _existing_file, None, "logging configuration: dictConfig as .json or .yaml, or a "
@@ -305,6 +315,7 @@ class Config:
     threads: int
     max_requests: int
     max_requests_jitter: int
+    max_worker_rss: int
     timeout: float
     reload: bool
     pid: str | None
@@ -326,6 +337,7 @@ class Config:
     graceful_timeout: float
     max_header_size: int
     max_headers: int
+    limit_concurrency: int
     max_body_size: int
     proxy_headers: bool
     forwarded_allow_ips: str
@@ -352,6 +364,7 @@ class Config:
     static_path_mount: tuple[str, ...]
     static_path_expires: int
     health_path: str | None
+    metrics_bind: str | None
     log_level: str
     log_config: str | None
     access_log: bool
@@ -361,7 +374,8 @@ class Config:
     @property
     def supervised(self) -> bool:
         """Whether a master runs the app in worker processes."""
-        return self.workers > 0 or self.reload or self.max_requests > 0 or self.timeout > 0
+        return (self.workers > 0 or self.reload or self.max_requests > 0 or self.timeout > 0
+                or self.max_worker_rss > 0)
 
     @property
     def worker_count(self) -> int:

@@ -36,7 +36,7 @@ import sys
 import time
 import traceback
 
-from baton import binding, loading, logging_setup, process
+from baton import binding, loading, logging_setup, metrics, process
 from baton.config import Config
 
 logger = logging_setup.logger
@@ -45,7 +45,9 @@ SLOT_BYTES = 64  # a worker's slot in the scoreboard: one 8-byte stamp per loop 
 MAX_SLOTS = 4096
 EXIT_APP_LOAD_FAILED = 3  # the worker could not import the app
 STALL_MS = 750             # a master look later than this after the previous one: everyone stalled
-EXIT_RETIRED = 4          # the worker retired by itself (--max-requests, a request over --timeout)
+EXIT_RETIRED = 4          # the worker retired by itself (--max-requests)
+EXIT_APP_TIMEOUT = 5      # the worker retired by itself: a request was inside the app past --timeout
+RSS_CHECK_INTERVAL = 1.0  # seconds between reads of the workers' resident memory
 RESPAWN_BACKOFF = 1.0     # seconds between attempts when new workers keep failing to load the app
 HANDLED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTTIN,
                    signal.SIGTTOU, signal.SIGUSR1, signal.SIGCHLD)
@@ -61,6 +63,7 @@ class Worker:
     retiring: bool = False
     killed: bool = False
     stuck_since: float = 0.0  # when a loop thread of it was found stuck (--threads: retired first)
+    over_memory: bool = False  # recycled for --max-worker-rss (retired once its replacement serves)
 
 
 class Master:
@@ -85,13 +88,18 @@ class Master:
         self.last_progress_check = 0.0  # ms; the master's clock at its previous look at the stamps
         self.resumed_at = 0.0  # ms; when the master last woke from a stall of the whole machine
         self.watcher = None
+        self.metrics = None  # the metrics region, with --metrics-bind (baton.metrics)
+        self.used_slots: set[int] = set()  # scoreboard slots a worker has had (a new one there is a restart)
+        self.next_rss_check = 0.0
 
     # --- the loop ---------------------------------------------------------------
 
     def run(self) -> int:
         try:
             self.listeners = binding.open_listeners(self.config)
+            self.metrics = metrics.start(self.config, MAX_SLOTS)
         except binding.BindError as error:
+            binding.close_listeners(self.listeners)
             return process.fail(str(error))
         process.write_pid(self.config)
         for signo in HANDLED_SIGNALS:
@@ -100,6 +108,8 @@ class Master:
         logger.info("baton master (pid %d) on %s: %d worker%s of %s", os.getpid(),
                     binding.shown(self.listeners, bool(self.config.ssl_certfile)), self.target,
                     "s" if self.target != 1 else "", self.config.app or "the native hello")
+        if self.metrics is not None:
+            logger.info("metrics at %s", metrics.shown(self.config))
         if self.config.reload:
             self.watcher = start_watcher(self.config, self.request_reload)
         status = 0
@@ -133,6 +143,7 @@ class Master:
                 self.maintain()
                 self.advance_reload()
                 self.check_progress()
+                self.check_memory()
             self.wait(0.25)
 
     def wait(self, timeout: float) -> None:
@@ -186,7 +197,10 @@ class Master:
     # --- workers ------------------------------------------------------------------
 
     def current(self) -> list[Worker]:
-        return [w for w in self.workers.values() if w.generation == self.generation and not w.retiring]
+        """The workers that count toward the target: this generation's, not retiring, and not over
+        --max-worker-rss (a replacement for each of those is started)."""
+        return [w for w in self.workers.values()
+                if w.generation == self.generation and not w.retiring and not w.over_memory]
 
     def maintain(self) -> None:
         """Starts workers of the current generation until there are enough."""
@@ -214,6 +228,9 @@ class Master:
                 sys.stderr.flush()
                 os._exit(status)
         self.workers[pid] = Worker(pid, slot, self.generation, time.monotonic())
+        if self.metrics is not None:
+            self.metrics.started(slot, pid, slot in self.used_slots)
+        self.used_slots.add(slot)
         logger.info("started worker %d", pid)
 
     def worker_main(self, slot: int, max_requests: int) -> int:
@@ -237,9 +254,12 @@ class Master:
 
         worker = WorkerContext(
             heartbeat=memoryview(self.scoreboard)[slot * self.slot_bytes:slot * self.slot_bytes + 8 * self.threads],
-            max_requests=max_requests, app_timeout=self.config.timeout, supervised=True)
+            max_requests=max_requests, app_timeout=self.config.timeout, supervised=True,
+            metrics=(self.metrics, slot) if self.metrics is not None else None)
         status, reason, _ = process.serve_in_process(self.config, app, interface, self.listeners, worker)
-        if reason in ("max-requests", "app-timeout", "hangup"):
+        if reason == "app-timeout":
+            return EXIT_APP_TIMEOUT
+        if reason in ("max-requests", "hangup"):
             return EXIT_RETIRED
         return status
 
@@ -270,10 +290,27 @@ class Master:
                 continue
             self.free_slots.append(worker.slot)
             self.log_exit(worker, status)
+            if self.metrics is not None:
+                self.metrics.retired(worker.slot, self.respawn_cause(worker, status))
             if (not self.stopping and os.WIFEXITED(status) and os.WEXITSTATUS(status) == EXIT_APP_LOAD_FAILED
                     and not worker.booted):
                 self.next_spawn = time.monotonic() + RESPAWN_BACKOFF
                 self.failed_boot = worker
+
+    def respawn_cause(self, worker: Worker, status: int) -> str | None:
+        """Why a worker that ended is replaced (for the metrics), or None when it
+        ended because it was asked to (a stop, a reload) and is not."""
+        if worker.over_memory:
+            return "memory"
+        if worker.killed or worker.stuck_since:
+            return None if self.stopping and not worker.stuck_since else "timeout"
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == EXIT_APP_TIMEOUT:
+            return "timeout"
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == EXIT_RETIRED and not worker.retiring:
+            return "max_requests"
+        if self.stopping or worker.retiring:
+            return None
+        return "crash"
 
     def log_exit(self, worker: Worker, status: int) -> None:
         if os.WIFSIGNALED(status):
@@ -379,6 +416,31 @@ class Master:
                 logger.error("worker %d made no progress for %.1f s (--timeout %g); killing it", worker.pid,
                              (now_ms - beat) / 1000, self.config.timeout)
                 self.kill(worker, signal.SIGKILL)
+
+    def check_memory(self) -> None:
+        """Every second, with --max-worker-rss: each worker's resident memory.
+        A worker over it is replaced as a reload replaces
+        one: a new worker first, and the old one retired (it finishes its
+        requests) once the new one serves."""
+        now = time.monotonic()
+        if now < self.next_rss_check or not self.config.max_worker_rss:
+            return
+        self.next_rss_check = now + RSS_CHECK_INTERVAL
+        limit = self.config.max_worker_rss * 1024 * 1024
+        for worker in list(self.workers.values()):
+            rss = metrics.resident_bytes(worker.pid)
+            if limit and rss > limit and worker.booted and not worker.retiring and not worker.over_memory:
+                logger.warning("worker %d uses %d MiB, over --max-worker-rss %d: replacing it", worker.pid,
+                               rss >> 20, self.config.max_worker_rss)
+                worker.over_memory = True
+        waiting = [w for w in self.workers.values() if w.over_memory and not w.retiring]
+        if waiting:
+            self.next_spawn = 0.0
+            booted = [w for w in self.current() if w.booted]
+            for worker in waiting:
+                if len(booted) >= self.target:
+                    worker.retiring = True
+                    self.kill(worker, signal.SIGUSR2)
 
     def stop(self, how: str) -> None:
         if self.stopping == "quick" or self.stopping == how:

@@ -23,6 +23,7 @@ class WorkerContext:
     max_requests: int = 0
     app_timeout: float = 0.0
     supervised: bool = False
+    metrics: tuple | None = None  # (MetricsRegion, slot): where its loops count (baton.metrics)
 
 
 def env_switch(name: str, default: bool) -> bool:
@@ -48,6 +49,7 @@ def server_options(config: Config, worker: WorkerContext) -> dict:
         websocket=config.ws != "none",
         max_requests=worker.max_requests,
         heartbeat=worker.heartbeat,
+        metrics=(*worker.metrics, 0) if worker.metrics else None,
         # A process serving alone reloads itself on SIGHUP (the listeners
         # kept for it); a worker retires on SIGUSR2 and its master replaces it.
         catch_hangup=not worker.supervised,

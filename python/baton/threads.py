@@ -72,7 +72,7 @@ def worker_for_thread(worker: WorkerContext, index: int, threads: int) -> Worker
         heartbeat = worker.heartbeat[index * HEARTBEAT_BYTES:(index + 1) * HEARTBEAT_BYTES]
     share = -(-worker.max_requests // threads) if worker.max_requests else 0
     return WorkerContext(heartbeat=heartbeat, max_requests=share, app_timeout=worker.app_timeout,
-                         supervised=worker.supervised)
+                         supervised=worker.supervised, metrics=worker.metrics)
 
 
 def descriptors_for(listeners: list[Listener]) -> list[tuple[int, str, int]]:
@@ -101,12 +101,13 @@ class LoopThreads:
                 from baton import asgi
 
                 self.results[index] = asgi.run(self.config, self.app, self.listeners, worker,
-                                               descriptors=descriptors, in_thread=True)
+                                               descriptors=descriptors, in_thread=True, thread_index=index)
             else:
                 from baton import serve
 
                 reason, kept = serve.run_wsgi(self.config, self.app, self.listeners, worker, descriptors=descriptors,
-                                              own_signals=False, shared_listeners=True)
+                                              own_signals=False, shared_listeners=True,
+                                              metrics=(*worker.metrics, index) if worker.metrics else None)
                 self.results[index] = (0, reason, kept)
         except BaseException as error:  # noqa: BLE001 - a loop that fails stops the others, and says why
             logging_setup.log_exception(f"loop thread {index} failed", error)

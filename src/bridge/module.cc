@@ -13,6 +13,7 @@
 #include "bridge/asgi/awaitables.h"
 #include "bridge/asgi/coroutine.h"
 #include "bridge/asgi/runner.h"
+#include "bridge/metrics.h"
 #include "bridge/module_state.h"
 #include "bridge/names.h"
 #include "bridge/py_compat.h"
@@ -35,13 +36,21 @@ namespace {
 // released it already, so the hooks look before they let go.
 struct gil_release {
   PyThreadState* state = nullptr;
+  metrics::thread_block* metrics = nullptr;  // counts the time taking the GIL back (null: off)
   static void before(void* self) {
     auto* g = static_cast<gil_release*>(self);
     g->state = PyGILState_Check() ? PyEval_SaveThread() : nullptr;
   }
   static void after(void* self) {
     auto* g = static_cast<gil_release*>(self);
-    if (g->state != nullptr) PyEval_RestoreThread(g->state);
+    if (g->state == nullptr) return;
+    if (g->metrics == nullptr) {
+      PyEval_RestoreThread(g->state);
+    } else {
+      int64_t started = turn_barrier::now_ns();
+      PyEval_RestoreThread(g->state);
+      metrics::bump(g->metrics->loop_gil_wait_ns, static_cast<uint64_t>(turn_barrier::now_ns() - started));
+    }
     g->state = nullptr;
   }
 };
@@ -91,6 +100,7 @@ std::string run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::ve
   nested_pass_waiter loop_waiter(s);
   wsgi->set_inline_waiter(&loop_waiter);
   gil_release release;
+  release.metrics = s.metrics();
   std::string failure;
   if (blocking_threads == 0) {
     server::inline_dispatcher runner(*wsgi);
@@ -102,10 +112,11 @@ std::string run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::ve
     // detach, the pool without its turn barrier, and the predecessor's
     // inline fallback when every pool thread is busy.
     bool pool_turn = keyword_flag(kwargs, "pool_turn", true);
-    python_pool_hooks hooks(static_cast<int>(blocking_threads), pool_turn, !gil_enabled());
+    python_pool_hooks hooks(static_cast<int>(blocking_threads), pool_turn, !gil_enabled(), s.metrics_slot());
     attaching_inline_dispatcher fallback(*wsgi);
     server::thread_pool pool(*wsgi, hooks, static_cast<int>(blocking_threads),
                              keyword_flag(kwargs, "pool_fallback_inline", false) ? &fallback : nullptr);
+    pool.set_metrics(s.metrics_slot());
     s.set_dispatcher(&pool);
     // One HTTP/2 connection's streams take at most half the pool: the rest
     // of it keeps serving everyone else.
@@ -208,7 +219,8 @@ bridge_types& state_of(PyObject* module) { return *static_cast<bridge_types*>(Py
 template <typename Visit>
 void for_each_object(bridge_types& t, Visit visit) {
   for (PyTypeObject** type : {&t.completed, &t.failed, &t.waiting, &t.receive, &t.send, &t.request_coroutine,
-                              &t.asgi_server, &t.wsgi_input, &t.start_response, &t.file_wrapper}) {
+                              &t.asgi_server, &t.wsgi_input, &t.start_response, &t.file_wrapper,
+                              &t.metrics_region}) {
     visit(reinterpret_cast<PyObject**>(type));
   }
   visit(&t.client_disconnected);
@@ -235,12 +247,12 @@ void module_free(void* module) { module_clear(static_cast<PyObject*>(module)); }
 int module_exec(PyObject* module) {
   bridge_types& t = state_of(module);
   if (!intern_names() || !awaitable_types_add(module, t) || !coroutine_types_add(module, t) ||
-      !asgi_server_type_add(module, t) || !wsgi_types_add(module, t)) {
+      !asgi_server_type_add(module, t) || !wsgi_types_add(module, t) || !metrics_types_add(module, t)) {
     return -1;
   }
   if (PyModule_AddObjectRef(module, "ClientDisconnected", t.client_disconnected) < 0 ||
       PyModule_AddType(module, t.request_coroutine) < 0 || PyModule_AddType(module, t.asgi_server) < 0 ||
-      PyModule_AddType(module, t.file_wrapper) < 0) {
+      PyModule_AddType(module, t.file_wrapper) < 0 || PyModule_AddType(module, t.metrics_region) < 0) {
     return -1;
   }
   types = t;

@@ -29,6 +29,8 @@ struct bridge_types {
   PyTypeObject* wsgi_input = nullptr;
   PyTypeObject* start_response = nullptr;
   PyTypeObject* file_wrapper = nullptr;
+  // The metrics region (metrics.cc).
+  PyTypeObject* metrics_region = nullptr;
   // baton._baton.ClientDisconnected, the OSError a send() to a client that
   // has gone away raises, and asyncio.CancelledError.
   PyObject* client_disconnected = nullptr;

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <exception>
 
+#include "bridge/metrics.h"
 #include "core/exchange/fields.h"
 #include "core/util/log.h"
 
@@ -162,6 +163,13 @@ const option_entry option_table[] = {
        return true;
      }},
     {"heartbeat", kind::object, 0, 0, set_heartbeat},
+    {"metrics", kind::object, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       return metrics_blocks(v.object, c.metrics, c.metrics_slot);
+     }},
+    {"limit_concurrency", kind::integer, 0, UINT32_MAX, [](config_t& c, server_extras&, const option_value& v) {
+       c.limit_concurrency = static_cast<uint32_t>(v.number);
+       return true;
+     }},
     {"shared_listeners", kind::flag, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
        c.shared_listeners = v.flag;
        return true;

@@ -40,9 +40,14 @@ void python_pool_hooks::detach() {
 
 void python_pool_hooks::attach() {
   barrier_.yield_turn_if_due(this_thread->last_hold);
+  int64_t asked = turn_barrier::now_ns();
   barrier_.attach(this_thread->detached);
   this_thread->detached = nullptr;
   this_thread->held_since = turn_barrier::now_ns();
+  if (metrics_ != nullptr) {
+    metrics_->pool_gil_wait_ns.fetch_add(static_cast<uint64_t>(this_thread->held_since - asked),
+                                         std::memory_order_relaxed);
+  }
 }
 
 bool python_pool_hooks::hand_over_due() {

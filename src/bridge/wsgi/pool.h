@@ -9,6 +9,7 @@
 #include "bridge/wsgi/turn_barrier.h"
 #include "bridge/wsgi/handler.h"
 #include "core/server/dispatcher.h"
+#include "core/metrics/layout.h"
 #include "core/server/thread_pool.h"
 
 namespace baton::bridge {
@@ -19,8 +20,9 @@ class python_pool_hooks final : public server::thread_pool_hooks {
   // `gil_free`: the interpreter runs without a GIL (a free-threaded build
   // that has not enabled it): the threads run Python side by side, there is
   // no GIL to hand over, and neither the barrier nor its A/B convoy applies.
-  python_pool_hooks(int threads, bool turn, bool gil_free = false)
-      : barrier_(turn && threads > 1 && !gil_free), convoy_(!turn && threads > 1 && !gil_free) {}
+  // `metrics`: the worker's slot, where the time taking the GIL back is counted (null: off).
+  python_pool_hooks(int threads, bool turn, bool gil_free = false, metrics::worker_slot* metrics = nullptr)
+      : barrier_(turn && threads > 1 && !gil_free), convoy_(!turn && threads > 1 && !gil_free), metrics_(metrics) {}
   void thread_started(int index) override;
   void thread_stopping(int index) override;
   void detach() override;
@@ -44,6 +46,7 @@ class python_pool_hooks final : public server::thread_pool_hooks {
  private:
   turn_barrier barrier_;
   bool convoy_;
+  metrics::worker_slot* metrics_;
   std::atomic<uint64_t> handovers_{0};
 };
 

@@ -51,6 +51,7 @@ void exchange::reset_for(const request_head& parsed, const char* raw, size_t raw
   fifo_next = nullptr;
   pool_order = 0;
   wire_ = &wire;
+  bytes_received = raw_length;
   copy_head(parsed, raw, raw_length);
   set_client(peer, proxy);
   reset_channels();
@@ -205,6 +206,7 @@ void exchange::wake_app() {
 }
 
 void exchange::deliver_body(const char* data, size_t length, bool last) {
+  bytes_received += length;
   {
     shared_guard guard(*this);
     length = fill_target(data, length, last);
@@ -262,6 +264,7 @@ void exchange::deliver_message(message_kind kind, byte_buffer& payload) {
 }
 
 void exchange::body_received(size_t length, bool last) {
+  bytes_received += length;
   loop_in_.commit(length);
   {
     shared_guard guard(*this);
@@ -293,6 +296,7 @@ char* exchange::target_space(size_t& room) {
 }
 
 void exchange::target_received(size_t length, bool last) {
+  bytes_received += length;
   size_t filled = target_filled_.load(std::memory_order_relaxed) + length;
   target_filled_.store(filled, std::memory_order_relaxed);
   if (last) state_.fetch_or(k_body_end, std::memory_order_acq_rel);

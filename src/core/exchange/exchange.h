@@ -365,6 +365,7 @@ class exchange final : public handoff::notice_link {
   uint64_t pool_order = 0;        // set by the loop when it hands the job to the pool: the order it did so in
   uint64_t generation = 0;        // bumped by reset_for(): which request this is
   int32_t stream_id = 0;          // HTTP/2: the stream the request came on
+  uint64_t bytes_received = 0;    // the request's head and the body bytes delivered so far (the metrics)
 
  private:
   static constexpr uint32_t k_cancelled = 1u << 0;

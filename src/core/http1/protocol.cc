@@ -435,6 +435,7 @@ void protocol::body_failed(int status, const char* reason) {
   log::write(log::level::info, "request body from %s: %s (%d)", session_.peer_for_log(), reason, status);
   current_.body_done = true;
   close_after_flush_ = true;
+  if (current_.dispatched) metrics::refused(context_.metrics, status);  // (reject() counts the others)
   if (!current_.dispatched) {
     current_.detach()->release();
     state_ = state::reading;
@@ -616,6 +617,7 @@ void protocol::on_writable() {
 
 void protocol::reject(int status, const char* reason, std::string_view extra_fields) {
   log::write(log::level::info, "rejected a request from %s: %s (%d)", session_.peer_for_log(), reason, status);
+  metrics::refused(context_.metrics, status);
   append_simple_response(session_.output().bytes(), status, current_date_line(), "text/plain; charset=utf-8",
                          exchange::status_reason(status), true, false, {extra_fields});
   close_after_flush_ = true;

@@ -30,6 +30,7 @@
 #include "core/http1/chunked.h"
 #include "core/http1/encoder.h"
 #include "core/http1/parser.h"
+#include "core/metrics/record.h"
 #include "core/session/session.h"
 #include "core/ws/protocol.h"
 
@@ -104,7 +105,8 @@ struct context {
   const encoder& wire;
   const local::local_routes* local = nullptr;  // health path and static files, answered without the app
   const bool* refusing = nullptr;  // draining with the listeners open: new requests get 503
-  bool timing = false;             // exchanges record when they started (the access log)
+  bool timing = false;             // exchanges record when they started (the access log, the metrics)
+  metrics::thread_block* metrics = nullptr;  // this loop's counts (null: metrics off)
   // WebSocket openings are offered to the app (null: they reach it as plain
   // requests), their 101s framed for messages by `websocket_wire`.
   const ws::settings* websocket = nullptr;

@@ -359,6 +359,7 @@ protocol::stream* protocol::open_stream(int32_t id) {
   streams_ = s;
   ++stream_count_;
   nghttp2_session_set_stream_user_data(h2_, s->id, s);
+  metrics::move(context_.metrics, &metrics::thread_block::h2_streams, 1);
   return s;
 }
 
@@ -524,6 +525,7 @@ void protocol::start_stream(stream& s, bool body_ends) {
 void protocol::refuse(stream& s, int status, const char* reason) {
   log::write(log::level::info, "rejected a request from %s: %s (%d), HTTP/2 stream %d", session_.peer_for_log(),
              reason, status, s.id);
+  metrics::refused(context_.metrics, status);
   exchange::exchange* x = s.x;
   std::string body = std::string(exchange::status_reason(status)) + ": " + reason + "\n";
   x->set_direct(true);
@@ -559,6 +561,7 @@ void protocol::reset_for_length(stream& s, const char* longer_or_shorter) {
 void protocol::reset_stream(stream& s, uint32_t code) {
   s.reset = true;
   s.reset_logged = true;
+  metrics::rejected(context_.metrics, metrics::rejection::h2_stream_reset);
   nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s.id, code);
 }
 
@@ -832,6 +835,7 @@ void protocol::log_library_reset(int32_t id) {
   if (s == nullptr || s->reset_logged) return;
   s->reset_logged = true;
   s->reset = true;
+  metrics::rejected(context_.metrics, metrics::rejection::h2_stream_reset);
   char what[96];
   if (!s->headers_done) {
     std::snprintf(what, sizeof what, "its header block");
@@ -872,6 +876,7 @@ void protocol::free_stream(stream* s) {
   else streams_ = s->next;
   if (s->next != nullptr) s->next->prev = s->prev;
   --stream_count_;
+  metrics::move(context_.metrics, &metrics::thread_block::h2_streams, -1);
   delete s;
 }
 

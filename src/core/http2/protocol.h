@@ -93,6 +93,7 @@ struct context {
   const bool* refusing = nullptr;
   bool timing = false;
   int write_timeout_ms = 30000;
+  metrics::thread_block* metrics = nullptr;  // this loop's counts (null: metrics off)
 };
 
 class protocol final : public session::protocol, public exchange::exchange_sink {

@@ -1,5 +1,7 @@
 #include "core/metrics/exposition.h"
 
+#include <unistd.h>
+
 #include <cinttypes>
 #include <cstdio>
 
@@ -82,6 +84,18 @@ std::string labels(std::initializer_list<std::pair<const char*, std::string>> pa
     s += "\"";
   }
   return s + "}";
+}
+
+// A process's resident memory, from /proc (0 when it is gone).
+int64_t resident_bytes(int32_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/statm", static_cast<int>(pid));
+  FILE* f = std::fopen(path, "re");
+  if (f == nullptr) return 0;
+  long long size = 0, resident = 0;
+  int got = std::fscanf(f, "%lld %lld", &size, &resident);
+  std::fclose(f);
+  return got == 2 ? resident * sysconf(_SC_PAGESIZE) : 0;
 }
 
 const char* class_name(size_t c) {
@@ -177,14 +191,16 @@ void write_workers(writer& w, const region& r, const build_info& info) {
   }
   w.family("baton_worker_restarts", "counter", "Processes a worker slot has had after its first.");
   for (uint32_t i = 0; i < r.workers(); ++i) {
-    w.sample("baton_worker_restarts", "_total", labels({{"worker", std::to_string(i)}}), value(r.slot(i).restarts));
-  }
-  w.family("baton_worker_rss_bytes", "gauge", "Resident memory of each live worker, as the master last read it.");
-  for (uint32_t i = 0; i < r.workers(); ++i) {
     const worker_slot& s = r.slot(i);
-    if (s.pid.load(std::memory_order_relaxed) == 0) continue;
-    w.sample_signed("baton_worker_rss_bytes", labels({{"worker", std::to_string(i)}}),
-                    s.rss_bytes.load(std::memory_order_relaxed));
+    // Slots that have had a worker (a slot never used has no series).
+    if (s.pid.load(std::memory_order_relaxed) == 0 && value(s.restarts) == 0) continue;
+    w.sample("baton_worker_restarts", "_total", labels({{"worker", std::to_string(i)}}), value(s.restarts));
+  }
+  w.family("baton_worker_rss_bytes", "gauge", "Resident memory of each live worker.");
+  for (uint32_t i = 0; i < r.workers(); ++i) {
+    int32_t pid = r.slot(i).pid.load(std::memory_order_relaxed);
+    if (pid == 0) continue;
+    w.sample_signed("baton_worker_rss_bytes", labels({{"worker", std::to_string(i)}}), resident_bytes(pid));
   }
   w.family("baton_build", "info", "The build serving: baton's version and the Python it runs.");
   w.sample("baton_build", "_info",

@@ -7,8 +7,8 @@
 // counters and gauges: a count is a relaxed load and store of its own cache
 // lines (no lock, no read-modify-write, no syscall). The pool's fields of a
 // worker_slot are written by its pool threads and its loop with relaxed
-// atomic adds. The master writes the master_block and each slot's pid and
-// RSS. Readers (the scrape) load everything relaxed: a sum may mix a
+// atomic adds. The master writes the master_block and each slot's pid
+// (the scrape reads each live worker's RSS from /proc). Readers (the scrape) load everything relaxed: a sum may mix a
 // request's counter with the previous one's histogram, never tear a value.
 //
 // A dead worker's counters are folded into `retired` by the master before
@@ -36,7 +36,7 @@ inline size_t status_class_of(int status) {
 // Why the core refused or cut something, without the app.
 enum class rejection : uint8_t {
   bad_request,       // 400
-  body_timeout,      // 408
+  request_timeout,   // 408 (a head or a body not whole in time)
   too_large,         // 413
   uri_too_long,      // 414
   header_too_large,  // 431
@@ -94,7 +94,6 @@ struct alignas(64) thread_block {
 // A worker process: its loop threads, and what its pool threads share.
 struct alignas(64) worker_slot {
   std::atomic<int32_t> pid;        // 0: free
-  std::atomic<int64_t> rss_bytes;  // written by the master
   counter restarts;                // processes this slot has had past its first
   counter pool_gil_wait_ns;        // the pool threads waiting to take the GIL
   gauge pool_queue;                // requests waiting for a pool thread

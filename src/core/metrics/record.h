@@ -29,4 +29,26 @@ inline void request_done(thread_block& b, protocol p, int status, uint64_t laten
 
 inline void rejected(thread_block& b, rejection why) { bump(b.rejections[static_cast<size_t>(why)]); }
 
+// A refusal with a status (what the core answered without the app), when
+// metrics are on (`b` not null).
+inline void refused(thread_block* b, int status) {
+  if (b == nullptr) return;
+  switch (status) {
+    case 400: rejected(*b, rejection::bad_request); break;
+    case 408: rejected(*b, rejection::request_timeout); break;
+    case 413: rejected(*b, rejection::too_large); break;
+    case 414: rejected(*b, rejection::uri_too_long); break;
+    case 431: rejected(*b, rejection::header_too_large); break;
+    default: break;
+  }
+}
+
+// The same for an event without a status, and a gauge's move.
+inline void rejected(thread_block* b, rejection why) {
+  if (b != nullptr) rejected(*b, why);
+}
+inline void move(thread_block* b, gauge thread_block::*which, int64_t by) {
+  if (b != nullptr) move(b->*which, by);
+}
+
 }  // namespace baton::metrics

@@ -39,7 +39,7 @@ const char* protocol_name(protocol p) {
 }
 
 const char* rejection_name(rejection r) {
-  static const char* names[] = {"bad_request",      "body_timeout", "too_large", "uri_too_long", "header_too_large",
+  static const char* names[] = {"bad_request",      "request_timeout", "too_large", "uri_too_long", "header_too_large",
                                 "over_concurrency", "draining",     "tls_handshake", "http2_stream_reset"};
   return names[static_cast<size_t>(r)];
 }
@@ -119,7 +119,6 @@ void region::retire_slot(uint32_t worker) {
                   std::memory_order_relaxed);
   s.pool_queue.store(0, std::memory_order_relaxed);
   s.pool_busy.store(0, std::memory_order_relaxed);
-  s.rss_bytes.store(0, std::memory_order_relaxed);
   s.pid.store(0, std::memory_order_relaxed);
 }
 

@@ -40,13 +40,17 @@ server::server(const server_config& config, std::vector<int> listeners)
       session_context_{loop_, config_.session, *this, shared_input_, &output_spares_},
       http1_context_{config_.http1, *this,       header_scratch_.data(),
                      draining_,     wire_,       config.local,
-                     &refusing_,    config.access != nullptr && config.access->times_requests()},
+                     &refusing_,    (config.access != nullptr && config.access->times_requests()) ||
+                                        config.metrics != nullptr},
       h2_wire_(config.server_header),
       h2_context_{config_.http2, config_.http1, *this, draining_, h2_wire_, config.local, &refusing_,
-                  config.access != nullptr && config.access->times_requests(), config_.session.write_timeout_ms},
+                  (config.access != nullptr && config.access->times_requests()) || config.metrics != nullptr,
+                  config_.session.write_timeout_ms},
       ws_wire_(config_.websocket.deflate),
       ws_context_{config_.websocket, *this, inflater_} {
   config_.http1.exchanges.stopping = &draining_;
+  http1_context_.metrics = config_.metrics;
+  h2_context_.metrics = config_.metrics;
   if (config_.websocket.enabled) {
     http1_context_.websocket = &config_.websocket;
     http1_context_.websocket_wire = &ws_wire_;
@@ -239,18 +243,44 @@ void server::retire(stop_reason why) {
 
 void server::request_done(exchange::exchange* x) {
   if (config_.access != nullptr) log_access(*x, x->response_status(), x->response_body_bytes(), 0);
+  if (config_.metrics != nullptr) count_answer(*x);
   count_request();
+}
+
+// The metrics of an answered request: its protocol and status, the time
+// from its head to now (its answer's last byte is queued), its bytes.
+void server::count_answer(exchange::exchange& x) {
+  uint64_t latency_us = 0;
+  if (x.started_ns > 0) {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    int64_t now_ns = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+    latency_us = now_ns > x.started_ns ? static_cast<uint64_t>(now_ns - x.started_ns) / 1000 : 0;
+  }
+  metrics::request_done(*config_.metrics, x.stream_id != 0 ? metrics::protocol::h2 : metrics::protocol::http1,
+                        x.response_status(), latency_us, x.bytes_received, x.response_body_bytes());
 }
 
 // A 101 the app finished for a WebSocket: the session goes on as one.
 std::unique_ptr<session::protocol> server::upgrade(session::session& s, exchange::exchange& x) {
   if (!x.upgrade().websocket() || !x.switched()) return nullptr;
+  if (config_.metrics != nullptr) {
+    metrics::move(config_.metrics->websockets, 1);
+    metrics::bump(config_.metrics->requests[static_cast<size_t>(metrics::protocol::websocket)][0]);
+  }
   return std::make_unique<ws::protocol>(ws_context_, s, x);
 }
 
 // One access log line per WebSocket, when it ends: the 101, how long the
 // connection lasted, and the bytes each way.
 void server::websocket_closed(exchange::exchange& x, const ws::closed_record& r) {
+  if (metrics::thread_block* m = config_.metrics) {
+    auto ws = static_cast<size_t>(metrics::protocol::websocket);
+    metrics::move(m->websockets, -1);
+    metrics::bump(m->ws_closes[metrics::ws_close_class_of(r.code)]);
+    metrics::bump(m->request_bytes[ws], r.bytes_in);
+    metrics::bump(m->response_bytes[ws], r.bytes_out);
+  }
   if (config_.access != nullptr) log_access(x, 101, r.bytes_out, r.bytes_in);
   count_request();
 }
@@ -351,6 +381,7 @@ void server::accept_from(listener_watch& l) {
     if (live_ != nullptr) live_->prev = c;
     live_ = c;
     ++live_count_;
+    metrics::move(config_.metrics, &metrics::thread_block::connections, 1);
     try {
       if (c->tls() == nullptr && config_.http == http_versions::http2_only) {
         c->start(std::make_unique<http2::protocol>(h2_context_, *c));
@@ -371,6 +402,8 @@ void server::accept_from(listener_watch& l) {
 }
 
 // ALPN chose: h2, or HTTP/1.1 (also for a client that named neither).
+void server::handshake_failed() { metrics::rejected(config_.metrics, metrics::rejection::tls_handshake); }
+
 std::unique_ptr<session::protocol> server::after_handshake(session::session& s, const net::tls_facts& facts) {
   if (facts.h2 || config_.http == http_versions::http2_only) return std::make_unique<http2::protocol>(h2_context_, s);
   return std::make_unique<http1::protocol>(http1_context_, s);
@@ -443,9 +476,31 @@ void server::recycle(exchange::exchange* x) {
 
 void server::submit(exchange::exchange* x) {
   x->attach_app();
+  if (config_.limit_concurrency != 0 && in_app_ >= config_.limit_concurrency) {
+    refuse_over_limit(x);
+    return;
+  }
+  ++in_app_;
+  metrics::move(config_.metrics, &metrics::thread_block::in_flight, 1);
   // Requests already waiting go first.
   if (fifo_head_ != nullptr) enqueue(x, false);
   else start_or_queue(x, false);
+}
+
+// Past --limit-concurrency: a 503 from here, as if the app had answered at
+// once (the protocol sees its app done), without the app. The client is
+// told when to come back; the health path and static files were answered
+// before the request got here.
+void server::refuse_over_limit(exchange::exchange* x) {
+  log::write(log::level::debug, "%u requests inside the app (--limit-concurrency): 503 for %.*s %.*s",
+             in_app_, static_cast<int>(x->head().method.size()), x->head().method.data(),
+             static_cast<int>(std::min<size_t>(x->head().target.size(), 200)), x->head().target.data());
+  metrics::rejected(config_.metrics, metrics::rejection::overloaded);
+  x->set_direct(true);
+  x->answer(503, "text/plain; charset=utf-8", "the server is at its concurrency limit; try again\n",
+            {"retry-after", "1"});
+  x->app_done();
+  app_finished(x);
 }
 
 // Offers `x` to the dispatcher; queues it (at the back, or the front when
@@ -456,7 +511,7 @@ bool server::start_or_queue(exchange::exchange* x, bool front) {
       // It ran to completion on this thread, maybe for seconds: deadlines
       // set from here on must not start from the time the pass began.
       loop_.refresh_clock();
-      app_finished(x);
+      app_returned(x);
     }
     return true;
   }
@@ -477,6 +532,7 @@ void server::enqueue(exchange::exchange* x, bool front) {
   }
   ++fifo_length_;
   queued_.store(fifo_length_, std::memory_order_relaxed);
+  pool_queue_moved(1);
   if (fifo_length_ >= config_.max_queued_requests) pause_accepting();
 }
 
@@ -492,7 +548,10 @@ void server::pump_queue() {
     x->fifo_next = nullptr;
     --fifo_length_;
     queued_.store(fifo_length_, std::memory_order_relaxed);
+    pool_queue_moved(-1);
     if (x->cancelled()) {
+      --in_app_;
+      metrics::move(config_.metrics, &metrics::thread_block::in_flight, -1);
       x->release();  // the app side's reference: it never ran
       continue;
     }
@@ -508,6 +567,18 @@ void server::app_finished(exchange::exchange* x) {
   x->release();  // the app side's reference
 }
 
+// A submitted request's app side is done: it leaves the count of those in the app.
+void server::app_returned(exchange::exchange* x) {
+  --in_app_;
+  metrics::move(config_.metrics, &metrics::thread_block::in_flight, -1);
+  app_finished(x);
+}
+
+// The worker's pool queue (its loops share the slot, so an atomic add).
+void server::pool_queue_moved(int64_t by) {
+  if (config_.metrics_slot != nullptr) config_.metrics_slot->pool_queue.fetch_add(by, std::memory_order_relaxed);
+}
+
 void server::exchange_news(exchange::exchange* x) {
   if (x->sink != nullptr) x->sink->on_exchange_news(x);
 }
@@ -519,7 +590,7 @@ void server::on_notices(handoff::notice_link* list) {
     exchange::exchange* x = exchange::exchange::from_notice(list, done);
     if (done) {
       if (dispatcher_ != nullptr) dispatcher_->finished(x);
-      app_finished(x);
+      app_returned(x);
     } else {
       x->clear_queued();
       exchange_news(x);
@@ -541,6 +612,7 @@ void server::session_closed(session::session* c, bool was_lingering) {
   if (c->next != nullptr) c->next->prev = c->prev;
   c->prev = c->next = nullptr;
   --live_count_;
+  metrics::move(config_.metrics, &metrics::thread_block::connections, -1);
   closed_.push_back(c);
 }
 

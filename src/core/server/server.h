@@ -38,6 +38,7 @@
 #include "core/http2/wire.h"
 #include "core/local/local_routes.h"
 #include "core/loop/event_loop.h"
+#include "core/metrics/record.h"
 #include "core/session/session.h"
 #include "core/session/tls_handshake.h"
 #include "core/server/access_log.h"
@@ -79,6 +80,14 @@ struct server_config {
   const local::local_routes* local = nullptr; // health path and static files
   access_log* access = nullptr;
   net::tls_context* tls = nullptr;             // every connection is TLS under it
+  // Counting (null: metrics off): this loop's block of the metrics region,
+  // and its worker's slot (the pool's gauges, which the worker's loops share).
+  metrics::thread_block* metrics = nullptr;
+  metrics::worker_slot* metrics_slot = nullptr;
+  // Requests this loop lets into the app at once, an open WebSocket among
+  // them; past it a new one gets 503 with Retry-After from the core, the
+  // health path and static files still answered (0: no limit).
+  uint32_t limit_concurrency = 0;
 };
 
 enum class stop_reason : uint8_t { none, signal, requested, hangup, max_requests, app_timeout };
@@ -100,6 +109,9 @@ class server final : private loop::io_handler,
   server& operator=(const server&) = delete;
 
   loop::event_loop& event_loop() { return loop_; }
+  // What this loop counts into (null: metrics off), for the app side's own counts.
+  metrics::thread_block* metrics() const { return config_.metrics; }
+  metrics::worker_slot* metrics_slot() const { return config_.metrics_slot; }
   void set_dispatcher(baton::server::dispatcher* d) { dispatcher_ = d; }
   // Before run(): how many streams of one HTTP/2 connection the dispatcher
   // runs at once (a pool's share; 0: no limit).
@@ -196,10 +208,14 @@ class server final : private loop::io_handler,
   std::unique_ptr<session::protocol> upgrade(session::session& s, exchange::exchange& x) override;
   void websocket_closed(exchange::exchange& x, const ws::closed_record& r) override;
   std::unique_ptr<session::protocol> after_handshake(session::session& s, const net::tls_facts& facts) override;
+  void handshake_failed() override;
   std::unique_ptr<session::protocol> http2_for(session::session& s) override;
   std::unique_ptr<session::protocol> http2_upgrade(session::session& s, std::string_view settings,
                                                    const exchange::request_head& h) override;
   void log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in);
+  void count_answer(exchange::exchange& x);
+  void refuse_over_limit(exchange::exchange* x);
+  void pool_queue_moved(int64_t by);
   void count_request();  // a response (or a WebSocket) is done: max_requests counts it
   void retire(stop_reason why);
   void begin_drain(bool retire);
@@ -215,6 +231,7 @@ class server final : private loop::io_handler,
   void enqueue(exchange::exchange* x, bool front);
   void pump_queue();
   void app_finished(exchange::exchange* x);
+  void app_returned(exchange::exchange* x);
   void close_all();
   void close_listeners();
   void reap();
@@ -261,6 +278,7 @@ class server final : private loop::io_handler,
   exchange::exchange* fifo_tail_ = nullptr;
   size_t fifo_length_ = 0;
   std::atomic<size_t> queued_{0};  // fifo_length_, readable from other threads
+  uint32_t in_app_ = 0;            // requests submitted and not yet done (--limit-concurrency)
   bool pumping_ = false;
   std::vector<exchange::exchange*> free_exchanges_;
   size_t exchanges_allocated_ = 0;

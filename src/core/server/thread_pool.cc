@@ -229,7 +229,10 @@ void thread_pool::worker::run() {
     }
     if (owner.oldest_first_) s = owner.take_oldest(index);
     s->set_waker(this);
+    metrics::worker_slot* busy = owner.metrics_;
+    if (busy != nullptr) busy->pool_busy.fetch_add(1, std::memory_order_relaxed);
     if (!s->cancelled()) owner.handler_.handle(*s);
+    if (busy != nullptr) busy->pool_busy.fetch_sub(1, std::memory_order_relaxed);
     s->app_done();  // the exchange is the loop's again: not touched after this
   }
   hooks.thread_stopping(index);

@@ -38,6 +38,7 @@
 #include "core/handoff/parker.h"
 #include "core/handoff/spmc_ring.h"
 #include "core/handoff/spsc_ring.h"
+#include "core/metrics/layout.h"
 #include "core/server/dispatcher.h"
 #include "core/server/exchange_wait.h"
 
@@ -92,6 +93,9 @@ class thread_pool final : public dispatcher {
   static constexpr size_t default_queue_capacity = 64;
 
   void start();
+  // Before start(): the worker's metrics slot, whose busy-threads gauge the
+  // threads move around each job (null: metrics off).
+  void set_metrics(metrics::worker_slot* slot) { metrics_ = slot; }
   // Asks the threads to end once their rings and the queue are empty, and
   // joins them. Whatever the hooks hold must be free for them meanwhile.
   void stop_and_join();
@@ -159,6 +163,7 @@ class thread_pool final : public dispatcher {
   bool spin_loop_ = true;
   bool spin_attached_ = true;
   std::atomic<bool> stopping_{false};
+  metrics::worker_slot* metrics_ = nullptr;
 
   // Jobs in hand and not yet started, by thread, when oldest_first(): a
   // thread takes a job from its ring or the queue whenever it is free, but

@@ -17,6 +17,7 @@ void tls_handshake::advance() {
       return;
     case net::tls_transport::handshake_result::failed:
       log::write(log::level::info, "TLS handshake with %s failed: %s", s_.peer_for_log(), reason.c_str());
+      host_.handshake_failed();
       s_.close_now();
       return;
     case net::tls_transport::handshake_result::done:
@@ -34,6 +35,7 @@ void tls_handshake::drain() {
 void tls_handshake::on_deadline() {
   log::write(log::level::info, "closing a connection from %s whose TLS handshake did not finish in time",
              s_.peer_for_log());
+  host_.handshake_failed();
   s_.close_now();
 }
 

@@ -18,6 +18,8 @@ namespace baton::session {
 class handshake_host {
  public:
   virtual std::unique_ptr<protocol> after_handshake(session& s, const net::tls_facts& facts) = 0;
+  // A handshake failed or did not finish in time (the connection closes).
+  virtual void handshake_failed() {}
 
  protected:
   ~handshake_host() = default;
