@@ -118,23 +118,25 @@ def suite(name: str) -> Settings:
         # CPython 3.13 (pyenv's, and sid's as a control for the build) and
         # 3.14 (the sid chroot's), beside the default interpreter's 3.11
         # (which has no eager start): user-space instructions per request,
-        # one at a time.
+        # one at a time. Two rounds, the second in reverse order: each row
+        # twice shows how far a count moves from one run to the next.
         return Settings("eager-instructions", ["baton-asgi-inverted-uvloop"] + [
                             f"baton-asgi-inverted-uvloop-{python}{lazy}" for python in ("py313", "py313-sid", "py314")
                             for lazy in ("", "-lazy")],
-                        ["hello", "starlette-json"], [16], rounds=1, duration=0, warmup=0, instructions=[1])
+                        ["hello", "starlette-json"], [16], rounds=2, duration=0, warmup=0, instructions=[1])
     if name == "instructions-pythons":
         # The `instructions` suite's hello shapes on CPython 3.13 (pyenv's,
         # and sid's: Debian's build, as 3.14's and 3.15's are, so the build's
         # share of a difference shows), 3.14 and 3.15 (the sid chroot's), the
         # same wheel source on each: user-space instructions per request
         # under callgrind, one at a time and pipelined, WSGI inline and as a
-        # pool of one, ASGI in both shapes on uvloop.
+        # pool of one, ASGI in both shapes on uvloop. Two rounds, as in
+        # eager-instructions.
         return Settings("instructions-pythons", [f"baton-{shape}-{python}"
                                                  for shape in ("inline", "pool-1", "asgi-inverted-uvloop",
                                                                "asgi-pump-uvloop")
                                                  for python in ("py313", "py313-sid", "py314", "py315")],
-                        ["hello"], [1, 16], rounds=1, duration=0, warmup=0, instructions=[1, 8])
+                        ["hello"], [1, 16], rounds=2, duration=0, warmup=0, instructions=[1, 8])
     if name == "idle-memory":
         # What 5 000 idle keep-alive connections cost each server, per connection.
         return Settings("idle-memory", ["baton-inline", "baton-pool-4", "baton-asgi-inverted-uvloop",
