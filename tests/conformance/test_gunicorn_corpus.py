@@ -57,6 +57,10 @@ DEVIATIONS = {
     "valid/rfc9112_smuggle_gzip_chunked_01": ("reject", "RFC 9112 6.1: gzip is not implemented (501)"),
     "valid/rfc9112_target_absolute_userinfo_01": ("reject", "RFC 9110 4.2.4: userinfo in an http(s) "
                                                             "request-target is treated as an error (400)"),
+    "valid/rfc9112_target_authority_connect_01": ("reject", "RFC 9110 9.3.6: baton is not a proxy; CONNECT is "
+                                                            "answered in the core (501) and never reaches the app"),
+    "valid/rfc9112_target_authority_ipv6_01": ("reject", "RFC 9110 9.3.6: baton is not a proxy; CONNECT is "
+                                                         "answered in the core (501) and never reaches the app"),
     "valid/rfc9112_smuggle_te_identity_chunked_01": ("reject", "RFC 9112 6.1: 'identity' is not a transfer "
                                                                "coding (501)"),
 
