@@ -49,7 +49,7 @@ CHANNELS_PINS := channels==4.0.0
 SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
 
 .PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel wheels sdist \
-	matrix locks autobahn autobahn-quick h2spec chroot sdist-check python-ft freethreaded
+	matrix locks autobahn autobahn-quick h2spec chroot sdist-check python-ft freethreaded tsan-freethreaded
 
 all: build
 
@@ -90,7 +90,7 @@ build: $(BATON)
 # the sid chroot's 3.14 and 3.15), tagged manylinux, in dist/; `pip install
 # dist/baton-*-cpXY-*.whl` takes the one of its Python. meson and
 # meson-python come from PyPI at the versions tools/locks/build.txt pins.
-wheels: | .stamp-deps chroot
+wheels: | .stamp-deps chroot python-ft
 	@$(PYTHON) tools/wheels.py build
 wheel: wheels
 
@@ -133,6 +133,27 @@ freethreaded: build python-ft
 		BATON_FT_PYTHON=$(CURDIR)/$(FT_VENV)/bin/python $(VENV_PY) -m pytest tests/freethreaded \
 			-p no:cacheprovider -q; \
 	else echo "freethreaded: skipped: $$($(PYTHON) tools/python_ft.py status)"; fi
+
+# The same suite with the bridge and the interpreter under ThreadSanitizer:
+# a CPython 3.13t built with --with-thread-sanitizer (a cache of its own,
+# about twenty minutes to build on two cores, so not part of `make test`),
+# baton built into its venv with -Db_sanitize=thread, and any report from
+# any server process fails the target.
+FT_TSAN_VENV := build/ft-tsan-venv
+tsan-freethreaded: build | .stamp-deps
+	@$(PYTHON) tools/python_ft.py build --tsan
+	@ft=$$($(PYTHON) tools/python_ft.py path --tsan) && \
+		rm -rf $(FT_TSAN_VENV) build/ft-tsan-reports && mkdir -p build/ft-tsan build/ft-tsan-reports && \
+		$$ft -m venv $(FT_TSAN_VENV) && \
+		$(PYTHON) tools/locks.py install tools/locks/build.txt --venv $(FT_TSAN_VENV) >/dev/null && \
+		$(FT_TSAN_VENV)/bin/pip install --quiet --no-build-isolation --no-deps --no-index \
+			--config-settings=builddir=build/ft-tsan --config-settings=setup-args=-Db_sanitize=thread \
+			--config-settings=setup-args=-Db_lundef=false . && \
+		TSAN_OPTIONS=log_path=$(CURDIR)/build/ft-tsan-reports/tsan:second_deadlock_stack=1 \
+		BATON_FT_PYTHON=$(CURDIR)/$(FT_TSAN_VENV)/bin/python $(VENV_PY) -m pytest tests/freethreaded \
+			-p no:cacheprovider -q; status=$$?; \
+	if ls build/ft-tsan-reports/* >/dev/null 2>&1; then head -c 20000 build/ft-tsan-reports/*; \
+		echo "tsan-freethreaded: ThreadSanitizer reports (above)"; exit 1; fi; exit $$status
 
 # Rewrites the lock files from their top-level pins (needs PyPI and pyenv's
 # interpreters); commit what changes.

@@ -19,6 +19,12 @@ configured with --disable-gil and installed under the cache.
 
   python3 tools/python_ft.py path
       The interpreter's path alone (exit 1 when there is none).
+
+  --tsan (with any command)
+      The same CPython built with ThreadSanitizer as well
+      (--with-thread-sanitizer), at $BATON_PYTHON_FT_TSAN
+      (/var/cache/baton/cpython-3.13t-tsan): the interpreter the bridge's
+      free-threaded tests run on under ThreadSanitizer (make tsan-freethreaded).
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PREFIX = Path(os.environ.get("BATON_PYTHON_FT") or "/var/cache/baton/cpython-3.13t")
 INTERPRETER = PREFIX / "bin" / "python3.13t"
+TSAN_PREFIX = Path(os.environ.get("BATON_PYTHON_FT_TSAN") or "/var/cache/baton/cpython-3.13t-tsan")
 MIRROR = "http://deb.debian.org/debian"
 SUITE = "trixie"
 SOURCE_PACKAGE = "python3.13"
@@ -51,15 +58,15 @@ def say(message: str) -> None:
     print(f"python-ft: {message}", flush=True)
 
 
-def ready() -> str | None:
+def ready(interpreter: Path = INTERPRETER) -> str | None:
     """Why the interpreter cannot be used, or None when it can."""
-    if not INTERPRETER.exists():
-        return f"no free-threaded CPython at {INTERPRETER} (make python-ft builds it)"
-    probe = subprocess.run([str(INTERPRETER), "-c", "import sys, sysconfig; "
+    if not interpreter.exists():
+        return f"no free-threaded CPython at {interpreter} (make python-ft builds it)"
+    probe = subprocess.run([str(interpreter), "-c", "import sys, sysconfig; "
                             "print(sysconfig.get_config_var('Py_GIL_DISABLED'), sys._is_gil_enabled())"],
                            capture_output=True, text=True)
     if probe.stdout.split() != ["1", "False"]:
-        return f"{INTERPRETER} is not a free-threaded CPython running without the GIL ({probe.stdout.strip()})"
+        return f"{interpreter} is not a free-threaded CPython running without the GIL ({probe.stdout.strip()})"
     return None
 
 
@@ -83,20 +90,21 @@ def fetch_source(work: Path) -> Path:
     return trees[0]
 
 
-def build() -> int:
-    if ready() is None:
-        say(f"ready: {INTERPRETER}")
+def build(prefix: Path = PREFIX, tsan: bool = False) -> int:
+    interpreter = prefix / "bin" / "python3.13t"
+    if ready(interpreter) is None:
+        say(f"ready: {interpreter}")
         return 0
     if os.geteuid() != 0 or not shutil.which("apt-get"):
         say("skipped: building it needs root and apt-get (for the build packages and the source)")
         return 0
     started = time.monotonic()
     subprocess.run([sys.executable, str(ROOT / "tools" / "ensure_packages.py"), *BUILD_PACKAGES], check=True)
-    PREFIX.parent.mkdir(parents=True, exist_ok=True)
+    prefix.parent.mkdir(parents=True, exist_ok=True)
     # One build at a time, whoever asks (two make runs, a test and CI).
-    with open(PREFIX.parent / ".python-ft.lock", "w") as lock:
+    with open(prefix.parent / ".python-ft.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if ready() is None:
+        if ready(interpreter) is None:
             return 0
         with tempfile.TemporaryDirectory(prefix="baton-python-ft-") as tmp:
             try:
@@ -104,37 +112,42 @@ def build() -> int:
             except (subprocess.CalledProcessError, RuntimeError) as error:
                 say(f"skipped: the source of {SOURCE_PACKAGE} from {SUITE} could not be fetched ({error})")
                 return 0
-            say(f"building {tree.name} with --disable-gil into {PREFIX}")
-            if PREFIX.exists():
-                shutil.rmtree(PREFIX)
+            sanitizer = ["--with-thread-sanitizer"] if tsan else []
+            say(f"building {tree.name} with --disable-gil {' '.join(sanitizer)} into {prefix}")
+            if prefix.exists():
+                shutil.rmtree(prefix)
             jobs = str(os.cpu_count() or 2)
-            log = PREFIX.parent / "python-ft-build.log"
+            log = prefix.parent / f"{prefix.name}-build.log"
             with open(log, "w") as out:
-                for step in (["./configure", "--disable-gil", f"--prefix={PREFIX}", "--with-ensurepip=install"],
+                for step in (["./configure", "--disable-gil", *sanitizer, f"--prefix={prefix}",
+                              "--with-ensurepip=install"],
                              ["make", f"-j{jobs}"], ["make", "install"]):
                     status = subprocess.run(step, cwd=tree, stdout=out, stderr=subprocess.STDOUT).returncode
                     if status != 0:
                         say(f"failed at {' '.join(step[:2])}: see {log}")
                         return 1
-    why = ready()
+    why = ready(interpreter)
     if why is not None:
         say(f"built, but {why}")
         return 1
-    say(f"ready: {INTERPRETER} (built in {time.monotonic() - started:.0f} s)")
+    say(f"ready: {interpreter} (built in {time.monotonic() - started:.0f} s)")
     return 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=["build", "status", "path"])
-    command = parser.parse_args().command
-    if command == "build":
-        return build()
-    why = ready()
-    if command == "status":
-        print(f"python-ft: {why}" if why else f"python-ft: ready: {INTERPRETER}")
+    parser.add_argument("--tsan", action="store_true", help="the build with ThreadSanitizer")
+    args = parser.parse_args()
+    prefix = TSAN_PREFIX if args.tsan else PREFIX
+    interpreter = prefix / "bin" / "python3.13t"
+    if args.command == "build":
+        return build(prefix, args.tsan)
+    why = ready(interpreter)
+    if args.command == "status":
+        print(f"python-ft: {why}" if why else f"python-ft: ready: {interpreter}")
     elif why is None:
-        print(INTERPRETER)
+        print(interpreter)
     return 0 if why is None else 1
 
 

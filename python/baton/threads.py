@@ -92,9 +92,15 @@ class LoopThreads:
         self.results: list[tuple[int, str, list[int]] | None] = [None] * config.threads
         self.done = threading.Event()
         self.retire_signal = signal.SIGUSR2 if worker.supervised else signal.SIGHUP
+        # Made here, on the main thread, and kept until the process's end:
+        # each heartbeat is a view of the one scoreboard slot, and CPython
+        # 3.13t counts a buffer's views without atomics, so views taken or
+        # dropped by two loop threads at once race (ThreadSanitizer shows it
+        # at the loops' exit); here they are taken and dropped by one thread.
+        self.contexts = [worker_for_thread(worker, i, config.threads) for i in range(config.threads)]
 
     def serve_one(self, index: int) -> None:
-        worker = worker_for_thread(self.worker, index, self.config.threads)
+        worker = self.contexts[index]
         descriptors = descriptors_for(self.listeners)
         try:
             if self.interface == "asgi":

@@ -102,6 +102,12 @@ const entry name_table[] = {
     {&names.HTTP_2_0, "HTTP/2.0"},
     {&names.empty, ""},
     {&names.close, "close"},
+    {&names.http, "http"},
+    {&names.websocket, "websocket"},
+    {&names.ws, "ws"},
+    {&names.version, "version"},
+    {&names.spec_version, "spec_version"},
+    {&names.task_name, "baton.request"},
 };
 
 }  // namespace

@@ -1,7 +1,10 @@
 // The bridge's interned names, one table for both interfaces: ASGI's
 // message and scope keys and values, and WSGI's environ keys. Made once,
 // at module import (intern_names), and never freed; a lookup by one of
-// them matches on identity, without comparing text.
+// them matches on identity, without comparing text. Never interned again
+// later: CPython 3.13t's interning of one string by two threads at once
+// is a race of its own (ThreadSanitizer shows it), and the loops of
+// --threads make their servers at the same time.
 #pragma once
 
 #include <cstring>
@@ -43,6 +46,12 @@ struct interned_names {
   PyObject* v1_0;
   PyObject* v2;
   PyObject* https;
+  PyObject* http;
+  PyObject* websocket;
+  PyObject* ws;
+  PyObject* version;
+  PyObject* spec_version;
+  PyObject* task_name;  // "baton.request"
   // ASGI: the websocket scope and its messages.
   PyObject* subprotocols;
   PyObject* subprotocol;

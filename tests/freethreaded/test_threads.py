@@ -130,20 +130,26 @@ def test_sigterm_drains_every_loop_thread(tmp_path, app):
 
 
 def test_health_says_503_on_every_loop_once_a_drain_begins(tmp_path):
-    server = serve(tmp_path, "--threads", "2", "--health-path", "/healthz", "--graceful-timeout", "5", ASGI)
+    server = serve(tmp_path, "--threads", "2", "--health-path", "/healthz", "--graceful-timeout", "10", ASGI)
     try:
         assert {get(server, "/healthz").status_code for _ in range(10)} == {200}
-        with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            slow = [pool.submit(get, server, "/sleep?s=2") for _ in range(4)]
+        # Four slow requests at once, long enough for twenty health checks
+        # to be answered while they hold the drain open (a ThreadSanitizer
+        # build of the interpreter is several times slower).
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            slow = [pool.submit(get, server, "/sleep?s=4") for _ in range(4)]
             assert wait_until(lambda: len([c for c in calls(server) if c.startswith("/sleep")]) == 4)
             server.proc.send_signal(signal.SIGTERM)
             time.sleep(0.2)
-            # Twenty new connections, spread over both loops by the kernel:
-            # every one says 503 while the slow requests finish.
+            # Twenty new connections, which the kernel spreads over the
+            # loops: every one says 503 while the slow requests finish.
             statuses = [get(server, "/healthz").status_code for _ in range(20)]
             assert [f.result(timeout=10).text for f in slow] == ["slept"] * 4
         assert set(statuses) == {503}, statuses
-        assert {c.split()[1] for c in calls(server) if c.startswith("/sleep")} == LOOPS
+        # The kernel chooses the loop for each connection: four at once may
+        # all land on one, so only membership is asserted here (the spread
+        # itself is test_the_gil_stays_off_and_every_loop_thread_serves's).
+        assert {c.split()[1] for c in calls(server) if c.startswith("/sleep")} <= LOOPS
     finally:
         server.stop()
 

@@ -49,16 +49,16 @@ PyObject* decode_path(std::string_view path) {
   return PyUnicode_DecodeUTF8(decoded.data(), static_cast<Py_ssize_t>(decoded.size()), "replace");
 }
 
-// "200 OK" and the like, formatted once per status code.
+// "200 OK" and the like, formatted once for the process (its first use, by
+// whichever thread: a function-local static is made once, the others wait),
+// and read-only after: the loops of --threads share it.
 std::string_view status_line(int status) {
-  static std::string lines[1000];
-  std::string& line = lines[status];
-  if (line.empty()) {
-    line = std::to_string(status);
-    line += ' ';
-    line += exchange::status_reason(status);
-  }
-  return line;
+  static const std::vector<std::string> lines = [] {
+    std::vector<std::string> made(1000);
+    for (int code = 100; code < 1000; ++code) made[code] = std::to_string(code) + " " + exchange::status_reason(code);
+    return made;
+  }();
+  return lines[static_cast<size_t>(status)];
 }
 
 bool set_new(PyObject* dict, PyObject* key, PyObject* value_new_ref) {

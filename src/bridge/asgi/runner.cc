@@ -48,7 +48,7 @@ std::unique_ptr<asgi_runner> asgi_runner::create(const asgi_options& options) {
   r->eager_ = options.eager_tasks && PY_VERSION_HEX >= 0x030C0000;
   r->task_kwnames_ = py_ref::steal(r->eager_ ? Py_BuildValue("(sss)", "loop", "name", "eager_start")
                                             : Py_BuildValue("(ss)", "loop", "name"));
-  r->task_name_ = py_ref::steal(PyUnicode_InternFromString("baton.request"));
+  r->task_name_ = py_ref::borrow(names.task_name);
   if (!r->task_type_ || !r->task_kwnames_ || !r->task_name_) return nullptr;
   if (!r->make_listener_addresses(options) || !r->make_templates(options)) return nullptr;
   if (r->pump_) {
@@ -96,12 +96,12 @@ bool asgi_runner::make_listener_addresses(const asgi_options& options) {
 bool asgi_runner::make_templates(const asgi_options& options) {
   disconnect_ = py_ref::steal(Py_BuildValue("{O:O}", names.type, names.http_disconnect));
   websocket_connect_ = py_ref::steal(Py_BuildValue("{O:O}", names.type, names.ws_connect));
-  py_ref http = py_ref::steal(PyUnicode_InternFromString("http"));
-  py_ref websocket = py_ref::steal(PyUnicode_InternFromString("websocket"));
-  py_ref ws = py_ref::steal(PyUnicode_InternFromString("ws"));
+  py_ref http = py_ref::borrow(names.http);
+  py_ref websocket = py_ref::borrow(names.websocket);
+  py_ref ws = py_ref::borrow(names.ws);
   py_ref root_path = py_ref::steal(PyUnicode_FromString(options.root_path.c_str()));
-  py_ref version = py_ref::steal(PyUnicode_InternFromString("version"));
-  py_ref spec_version = py_ref::steal(PyUnicode_InternFromString("spec_version"));
+  py_ref version = py_ref::borrow(names.version);
+  py_ref spec_version = py_ref::borrow(names.spec_version);
   if (!disconnect_ || !websocket_connect_ || !http || !websocket || !ws || !root_path || !version || !spec_version) {
     return false;
   }

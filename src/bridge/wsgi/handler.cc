@@ -82,7 +82,14 @@ py_ref environ_key_for(std::string_view lower_name) {
     k = "HTTP_";
     for (char c : lower_name) k.push_back(c == '-' ? '_' : (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c);
   }
+#ifdef Py_GIL_DISABLED
+  // Not interned: the loops of --threads make their keys at the same time,
+  // and CPython 3.13t's interning of one string by two threads at once is a
+  // race of its own (ThreadSanitizer shows it). A lookup then compares text.
+  PyObject* key = PyUnicode_FromString(k.c_str());
+#else
   PyObject* key = PyUnicode_InternFromString(k.c_str());
+#endif
   if (key == nullptr) PyErr_Clear();
   return py_ref::steal(key);
 }
