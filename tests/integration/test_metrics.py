@@ -14,6 +14,7 @@ import subprocess
 import time
 import urllib.parse
 import urllib.request
+from pathlib import Path
 
 import pytest
 from websockets.sync.client import connect as ws_connect
@@ -84,10 +85,12 @@ def wait_until(predicate, timeout: float = 15.0) -> bool:
 class Prometheus:
     """Debian's prometheus, scraping one target every second, on loopback."""
 
-    def __init__(self, tmp_path, target_port: int):
+    def __init__(self, tmp_path, target_port: int, rule_files: tuple[Path, ...] = ()):
         self.port = free_port()
         config = tmp_path / "prometheus.yml"
-        config.write_text("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n"
+        rules = "".join(f"  - {path}\n" for path in rule_files)
+        config.write_text("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n"
+                          + (f"rule_files:\n{rules}" if rules else "") + "scrape_configs:\n"
                           f"  - job_name: baton\n    static_configs:\n      - targets: ['127.0.0.1:{target_port}']\n")
         self.proc = subprocess.Popen(
             ["prometheus", f"--config.file={config}", f"--storage.tsdb.path={tmp_path / 'data'}",

@@ -1,7 +1,9 @@
 """Apps for the metrics tests (tests/integration/test_metrics.py): answers of
 each status class, a slow view, one that keeps the memory it is asked for
-(a worker growing past --max-worker-rss), and a WebSocket echo."""
+(a worker growing past --max-worker-rss), and an ASGI app: a WebSocket
+echo and a view that awaits a while."""
 
+import asyncio
 import os
 import time
 from urllib.parse import parse_qs
@@ -45,5 +47,7 @@ async def asgi(scope, receive, send):
             if event["type"] == "websocket.disconnect":
                 return
             await send({"type": "websocket.send", "text": event.get("text"), "bytes": event.get("bytes")})
+    if scope["path"] == "/slow":
+        await asyncio.sleep(float(parse_qs(scope["query_string"].decode()).get("s", ["1"])[0]))
     await send({"type": "http.response.start", "status": 200, "headers": []})
     await send({"type": "http.response.body", "body": b"ok"})
