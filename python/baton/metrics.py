@@ -26,6 +26,10 @@ def resident_bytes(pid: int) -> int:
         return 0
 
 
+# Where the scrape is served, once start() has bound it.
+_served_at = ""
+
+
 def start(config: Config, workers: int):
     """The region, serving on --metrics-bind, or None when it is not given.
     Raises binding.BindError (one line) when the address cannot be bound."""
@@ -45,7 +49,11 @@ def start(config: Config, workers: int):
     except BaseException:
         binding.close_listeners(sockets)
         raise
-    # One address is served (a name that resolves to several binds the first).
+    # One address is served (a name that resolves to several binds the first),
+    # named as bound: port 0 becomes the port the kernel chose.
+    global _served_at
+    host, port = sockets[0].sock.getsockname()[:2]
+    _served_at = f"http://[{host}]:{port}/metrics" if ":" in host else f"http://{host}:{port}/metrics"
     region.listen(sockets[0].sock.detach(), __version__, platform.python_version(),
                   not getattr(sys, "_is_gil_enabled", lambda: True)())
     binding.close_listeners(sockets[1:])
@@ -53,4 +61,4 @@ def start(config: Config, workers: int):
 
 
 def shown(config: Config) -> str:
-    return f"http://{config.metrics_bind}/metrics"
+    return _served_at or f"http://{config.metrics_bind}/metrics"

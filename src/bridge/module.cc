@@ -23,6 +23,7 @@
 #include "bridge/wsgi/loop_wait.h"
 #include "bridge/wsgi/pool.h"
 #include "bridge/wsgi/wsgi.h"
+#include "core/metrics/stopwatch.h"
 #include "core/server/native_hello.h"
 #include "core/server/server.h"
 #include "core/util/log.h"
@@ -34,24 +35,42 @@ namespace {
 // the GIL (inline, and the attached-loop A/B arm of the pool): released
 // while the loop sleeps. A nested pass run by a waiting inline app has
 // released it already, so the hooks look before they let go.
+//
+// With metrics on, the time taking it back is counted, but only after a
+// pass on which another thread state of the interpreter existed: with the
+// loop's alone (the inline shape's usual case) no one can hold the GIL, and
+// the clock is not read. The list is read without its lock: a thread state
+// made while it is read (a native thread calling in) is seen on the next
+// pass. A free-threaded build always counts (its wait is for a
+// stop-the-world pause).
 struct gil_release {
   PyThreadState* state = nullptr;
   metrics::thread_block* metrics = nullptr;  // counts the time taking the GIL back (null: off)
+  bool timed = false;                        // this pass's wait is counted
   static void before(void* self) {
     auto* g = static_cast<gil_release*>(self);
     g->state = PyGILState_Check() ? PyEval_SaveThread() : nullptr;
+    g->timed = g->state != nullptr && g->metrics != nullptr && others_exist(g->state);
   }
   static void after(void* self) {
     auto* g = static_cast<gil_release*>(self);
     if (g->state == nullptr) return;
-    if (g->metrics == nullptr) {
+    if (!g->timed) {
       PyEval_RestoreThread(g->state);
     } else {
-      int64_t started = turn_barrier::now_ns();
+      int64_t started = metrics::stopwatch::now();
       PyEval_RestoreThread(g->state);
-      metrics::bump(g->metrics->loop_gil_wait_ns, static_cast<uint64_t>(turn_barrier::now_ns() - started));
+      metrics::bump(g->metrics->loop_gil_wait_ns, metrics::stopwatch::elapsed_ns(started, metrics::stopwatch::now()));
     }
     g->state = nullptr;
+  }
+  static bool others_exist(PyThreadState* mine) {
+#ifdef Py_GIL_DISABLED
+    (void)mine;
+    return true;
+#else
+    return PyThreadState_Next(mine) != nullptr || PyInterpreterState_ThreadHead(mine->interp) != mine;
+#endif
   }
 };
 

@@ -180,6 +180,24 @@ def test_every_family_counts_what_happened(tmp_path):
         server.stop()
 
 
+def test_the_loop_counts_its_gil_wait_only_when_another_thread_can_hold_the_gil():
+    # The inline shape: the app runs on the loop thread. Alone, the loop
+    # never waits for the GIL and does not time it (the counter stays 0);
+    # once a thread of the app's spins in Python, taking the GIL back waits.
+    server = serve("--blocking-threads", "0", WSGI)
+    try:
+        for _ in range(50):
+            assert request(server, "/")[0] == 200
+        text = scrape(server)[2]
+        assert "\nbaton_loop_gil_wait_seconds_total 0\n" in text, text
+        assert request(server, "/spin?s=2")[0] == 200
+        for _ in range(20):
+            assert request(server, "/")[0] == 200
+        assert sample(scrape(server)[2], "baton_loop_gil_wait_seconds_total") > 0.01
+    finally:
+        server.stop()
+
+
 def test_the_listener_answers_only_get_metrics():
     server = serve(WSGI)
     try:
@@ -192,6 +210,20 @@ def test_the_listener_answers_only_get_metrics():
         sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
         assert sock.recv(100).startswith(b"HTTP/1.1 400")
         sock.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_metrics_on_port_0_logs_the_port_the_kernel_chose(workers):
+    server = Server(["--port", "0", "--workers", workers, "--metrics-bind", "127.0.0.1:0", WSGI]).start()
+    try:
+        assert server.wait_for_log("metrics at http://127.0.0.1:")
+        shown = server.log.split("metrics at http://127.0.0.1:", 1)[1].split("/", 1)[0]
+        server.metrics_port = int(shown)
+        assert server.metrics_port != 0
+        status, _, text = scrape(server)
+        assert status == 200 and "baton_requests_total" in text
     finally:
         server.stop()
 

@@ -360,7 +360,7 @@ class exchange final : public handoff::notice_link {
 
   // Loop-side links.
   exchange_sink* sink = nullptr;  // the protocol whose request this is; null once it let go
-  int64_t started_ns = 0;         // when the head was parsed (CLOCK_MONOTONIC), if the server times requests
+  int64_t started = 0;            // when the head was parsed (a metrics::stopwatch reading), if the server times requests
   exchange* fifo_next = nullptr;  // the server's queue of exchanges waiting for a thread
   uint64_t pool_order = 0;        // set by the loop when it hands the job to the pool: the order it did so in
   uint64_t generation = 0;        // bumped by reset_for(): which request this is

@@ -6,9 +6,10 @@
 #include <ctime>
 
 #include "core/local/local_routes.h"
-#include "core/ws/handshake.h"
+#include "core/metrics/stopwatch.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
+#include "core/ws/handshake.h"
 
 namespace baton::http1 {
 namespace {
@@ -330,11 +331,7 @@ parse_status protocol::start_exchange(byte_buffer& input) {
   current_.x = x;
   state_ = state::active;
   begin_body(parsed);
-  if (context_.timing) {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    x->started_ns = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-  }
+  if (context_.timing) x->started = metrics::stopwatch::now();
   return parse_status::complete;
 }
 

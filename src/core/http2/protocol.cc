@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "core/local/local_routes.h"
+#include "core/metrics/stopwatch.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
 
@@ -500,11 +501,7 @@ void protocol::start_stream(stream& s, bool body_ends) {
   x->sink = this;
   x->stream_id = s.id;
   s.x = x;
-  if (context_.timing) {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    x->started_ns = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-  }
+  if (context_.timing) x->started = metrics::stopwatch::now();
   if (body_ends) {
     s.body_ended = true;
     x->deliver_body_end();

@@ -109,7 +109,7 @@ void write_requests(writer& w, const thread_block& all) {
     for (size_t c = 0; c < status_class_count; ++c) {
       w.sample("baton_requests", "_total",
                labels({{"protocol", protocol_name(static_cast<protocol>(p))}, {"class", class_name(c)}}),
-               value(all.requests[p][c]));
+               value(all.answers[p].requests[c]));
     }
   }
   w.family("baton_request_duration_seconds", "histogram",
@@ -118,7 +118,7 @@ void write_requests(writer& w, const thread_block& all) {
     const char* name = protocol_name(static_cast<protocol>(p));
     uint64_t cumulative = 0;
     for (size_t b = 0; b < latency_bucket_count; ++b) {
-      cumulative += value(all.latency[p][b]);
+      cumulative += value(all.answers[p].latency[b]);
       char le[32];
       if (b + 1 < latency_bucket_count) {
         std::snprintf(le, sizeof le, "%.6g", static_cast<double>(latency_bounds_us[b]) / 1e6);
@@ -128,18 +128,18 @@ void write_requests(writer& w, const thread_block& all) {
       w.sample("baton_request_duration_seconds", "_bucket", labels({{"protocol", name}, {"le", le}}), cumulative);
     }
     w.sample_seconds("baton_request_duration_seconds", "_sum", labels({{"protocol", name}}),
-                     static_cast<double>(value(all.latency_sum_us[p])) / 1e6);
+                     static_cast<double>(value(all.answers[p].latency_sum_us)) / 1e6);
     w.sample("baton_request_duration_seconds", "_count", labels({{"protocol", name}}), cumulative);
   }
   w.family("baton_request_bytes", "counter", "Request bytes received (heads and bodies), by protocol.");
   for (size_t p = 0; p < protocol_count; ++p) {
     w.sample("baton_request_bytes", "_total", labels({{"protocol", protocol_name(static_cast<protocol>(p))}}),
-             value(all.request_bytes[p]));
+             value(all.answers[p].request_bytes));
   }
   w.family("baton_response_bytes", "counter", "Response body bytes sent, by protocol.");
   for (size_t p = 0; p < protocol_count; ++p) {
     w.sample("baton_response_bytes", "_total", labels({{"protocol", protocol_name(static_cast<protocol>(p))}}),
-             value(all.response_bytes[p]));
+             value(all.answers[p].response_bytes));
   }
 }
 

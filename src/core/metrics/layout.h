@@ -28,9 +28,12 @@ const char* protocol_name(protocol p);
 
 // Status classes 1xx to 5xx (index 0 to 4).
 constexpr size_t status_class_count = 5;
+// By the hundreds digit, found without a division (for 0 <= s < 1000,
+// s * 41 >> 12 is s / 100); anything outside 100-599 counts as 5xx.
 inline size_t status_class_of(int status) {
-  int c = status / 100 - 1;
-  return c < 0 ? 4 : c > 4 ? 4 : static_cast<size_t>(c);
+  constexpr uint8_t by_hundreds[10] = {4, 0, 1, 2, 3, 4, 4, 4, 4, 4};
+  auto s = static_cast<unsigned>(status);
+  return s < 1000 ? by_hundreds[(s * 41) >> 12] : 4;
 }
 
 // Why the core refused or cut something, without the app.
@@ -64,24 +67,55 @@ inline size_t ws_close_class_of(uint16_t code) {
 constexpr uint64_t latency_bounds_us[] = {50,    100,    250,    500,    1000,    2500,    5000,    10000,
                                           25000, 50000,  100000, 250000, 500000, 1000000, 2500000, 5000000,
                                           10000000};
-constexpr size_t latency_bucket_count = sizeof latency_bounds_us / sizeof latency_bounds_us[0] + 1;  // + +Inf
+constexpr size_t latency_bound_count = sizeof latency_bounds_us / sizeof latency_bounds_us[0];
+constexpr size_t latency_bucket_count = latency_bound_count + 1;  // + +Inf
+
+// The bucket in constant time, as every answer pays for it: a value of w
+// bits lies in [2^(w-1), 2^w), above every bound below 2^(w-1) (their
+// count, from the table) and, since each bound is at least twice the one
+// before, above at most one more.
+constexpr bool bounds_double() {
+  for (size_t i = 1; i < latency_bound_count; ++i) {
+    if (latency_bounds_us[i] < 2 * latency_bounds_us[i - 1]) return false;
+  }
+  return true;
+}
+static_assert(bounds_double(), "latency_bucket_of needs each bound at least twice the one before");
+struct bounds_below_table {
+  uint8_t count[65] = {};  // by bit width: how many bounds lie below 2^(width-1)
+  constexpr bounds_below_table() {
+    for (size_t width = 1; width <= 64; ++width) {
+      uint64_t low = uint64_t{1} << (width - 1);
+      uint8_t n = 0;
+      while (n < latency_bound_count && latency_bounds_us[n] < low) ++n;
+      count[width] = n;
+    }
+  }
+};
+inline constexpr bounds_below_table bounds_below{};
 inline size_t latency_bucket_of(uint64_t us) {
-  size_t i = 0;
-  while (i < latency_bucket_count - 1 && us > latency_bounds_us[i]) ++i;
-  return i;
+  size_t width = us == 0 ? 0 : 64 - static_cast<size_t>(__builtin_clzll(us));
+  size_t i = bounds_below.count[width];
+  return i + static_cast<size_t>(i < latency_bound_count && us > latency_bounds_us[i]);
 }
 
 using counter = std::atomic<uint64_t>;
 using gauge = std::atomic<int64_t>;
 static_assert(counter::is_always_lock_free && gauge::is_always_lock_free, "shared between processes");
 
+// One protocol's answers, side by side: an answer counted touches one
+// place, its fields at fixed offsets from it.
+struct protocol_counts {
+  counter requests[status_class_count];
+  counter latency[latency_bucket_count];  // per bucket, not cumulative
+  counter latency_sum_us;
+  counter request_bytes;
+  counter response_bytes;
+};
+
 // One loop thread's counts. 64-byte aligned: no two threads share a line.
 struct alignas(64) thread_block {
-  counter requests[protocol_count][status_class_count];
-  counter latency[protocol_count][latency_bucket_count];  // per bucket, not cumulative
-  counter latency_sum_us[protocol_count];
-  counter request_bytes[protocol_count];
-  counter response_bytes[protocol_count];
+  protocol_counts answers[protocol_count];
   counter rejections[rejection_count];
   counter ws_closes[ws_close_class_count];
   counter loop_gil_wait_ns;  // the loop thread waiting to take the GIL (the shapes it runs Python in)

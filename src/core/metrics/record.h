@@ -19,12 +19,12 @@ inline void move(gauge& g, int64_t by) { g.store(g.load(std::memory_order_relaxe
 // last byte, and its bytes each way.
 inline void request_done(thread_block& b, protocol p, int status, uint64_t latency_us, uint64_t bytes_in,
                          uint64_t bytes_out) {
-  auto i = static_cast<size_t>(p);
-  bump(b.requests[i][status_class_of(status)]);
-  bump(b.latency[i][latency_bucket_of(latency_us)]);
-  bump(b.latency_sum_us[i], latency_us);
-  bump(b.request_bytes[i], bytes_in);
-  bump(b.response_bytes[i], bytes_out);
+  protocol_counts& a = b.answers[static_cast<size_t>(p)];
+  bump(a.requests[status_class_of(status)]);
+  bump(a.latency[latency_bucket_of(latency_us)]);
+  bump(a.latency_sum_us, latency_us);
+  bump(a.request_bytes, bytes_in);
+  bump(a.response_bytes, bytes_out);
 }
 
 inline void rejected(thread_block& b, rejection why) { bump(b.rejections[static_cast<size_t>(why)]); }

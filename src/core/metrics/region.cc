@@ -6,6 +6,8 @@
 #include <cstring>
 #include <system_error>
 
+#include "core/metrics/stopwatch.h"
+
 namespace baton::metrics {
 
 namespace {
@@ -50,6 +52,7 @@ const char* respawn_cause_name(respawn_cause c) {
 }
 
 region::region(uint32_t workers, uint32_t threads) {
+  stopwatch::calibrate();  // here, before the workers fork: one rate for every process
   bytes_ = slots_offset + size_t{workers} * slot_bytes_for(threads);
   memory_ = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (memory_ == MAP_FAILED) {

@@ -1,14 +1,21 @@
 """Apps for the metrics tests (tests/integration/test_metrics.py): answers of
 each status class, a slow view, one that keeps the memory it is asked for
-(a worker growing past --max-worker-rss), and an ASGI app: a WebSocket
+(a worker growing past --max-worker-rss), a thread that holds the GIL
+(the loop's wait for it), and an ASGI app: a WebSocket
 echo and a view that awaits a while."""
 
 import asyncio
 import os
+import threading
 import time
 from urllib.parse import parse_qs
 
 _kept: list[bytes] = []
+
+
+def _spin(until: float) -> None:
+    while time.monotonic() < until:
+        pass
 
 
 def app(environ, start_response):
@@ -25,6 +32,11 @@ def app(environ, start_response):
     elif path == "/grow":
         _kept.append(os.urandom(int(q.get("mb", "10")) << 20))  # random bytes: every page touched
         body = str(os.getpid()).encode()
+    elif path == "/spin":
+        # A thread of the app's own that runs pure Python for s seconds:
+        # while it holds the GIL the loop thread waits to take it back.
+        threading.Thread(target=_spin, args=(time.monotonic() + float(q.get("s", "2")),), daemon=True).start()
+        body = b"spinning"
     elif path == "/pid":
         body = str(os.getpid()).encode()
     else:

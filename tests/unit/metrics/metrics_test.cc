@@ -12,12 +12,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "core/metrics/exposition.h"
 #include "core/metrics/listener.h"
 #include "core/metrics/record.h"
 #include "core/metrics/region.h"
+#include "core/metrics/stopwatch.h"
 
 namespace {
 
@@ -30,6 +34,60 @@ long long sample(const std::string& scrape, const std::string& prefix) {
   size_t at = scrape.find("\n" + prefix + " ");
   if (at == std::string::npos) return -1;
   return std::stoll(scrape.substr(at + prefix.size() + 2));
+}
+
+// The bucket a latency falls in, the slow way: the first bound it does not exceed.
+size_t bucket_by_walking(uint64_t us) {
+  size_t i = 0;
+  while (i < m::latency_bound_count && us > m::latency_bounds_us[i]) ++i;
+  return i;
+}
+
+TEST(MetricsLatency, TheConstantTimeBucketIsTheFirstBoundNotExceeded) {
+  std::vector<uint64_t> values = {0, 1, 2, 3, UINT64_MAX, UINT64_MAX - 1, uint64_t{1} << 63};
+  for (uint64_t bound : m::latency_bounds_us) {
+    for (uint64_t v : {bound - 1, bound, bound + 1, bound * 2 - 1, bound * 2}) values.push_back(v);
+  }
+  for (int bit = 0; bit < 64; ++bit) {
+    uint64_t p = uint64_t{1} << bit;
+    for (uint64_t v : {p - 1, p, p + 1}) values.push_back(v);
+  }
+  std::mt19937_64 random(7);
+  for (int i = 0; i < 200000; ++i) values.push_back(random() >> (random() % 64));
+  for (uint64_t v : values) ASSERT_EQ(m::latency_bucket_of(v), bucket_by_walking(v)) << v;
+  EXPECT_EQ(m::latency_bucket_of(50), 0u);
+  EXPECT_EQ(m::latency_bucket_of(51), 1u);
+  EXPECT_EQ(m::latency_bucket_of(10000001), m::latency_bucket_count - 1);
+}
+
+TEST(MetricsStatus, TheClassIsTheHundredsDigitAndAnythingElseIs5xx) {
+  for (int status = -1000; status < 3000; ++status) {
+    size_t expected = status >= 100 && status < 600 ? static_cast<size_t>(status / 100 - 1) : 4;
+    ASSERT_EQ(m::status_class_of(status), expected) << status;
+  }
+}
+
+TEST(MetricsStopwatch, TimesASleepToWithinAFewPercent) {
+  m::stopwatch::calibrate();
+  std::ifstream source("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  std::string name;
+  source >> name;
+#if defined(__x86_64__)
+  EXPECT_EQ(m::stopwatch::chosen.tsc, name == "tsc");
+#endif
+  for (int round = 0; round < 3; ++round) {
+    int64_t ns0 = m::stopwatch::monotonic_ns();
+    int64_t start = m::stopwatch::now();
+    usleep(20000);
+    int64_t end = m::stopwatch::now();
+    int64_t ns1 = m::stopwatch::monotonic_ns();
+    double timed = static_cast<double>(m::stopwatch::elapsed_ns(start, end));
+    double truth = static_cast<double>(ns1 - ns0);
+    EXPECT_GT(timed, 0.97 * truth - 20000) << round;
+    EXPECT_LT(timed, 1.03 * truth) << round;
+  }
+  EXPECT_EQ(m::stopwatch::elapsed_ns(5, 5), 0u);
+  EXPECT_EQ(m::stopwatch::elapsed_ns(6, 5), 0u);
 }
 
 TEST(MetricsRegion, CountsOfEveryWorkerAndThreadAddUp) {
@@ -99,7 +157,7 @@ TEST(MetricsRegion, AForkedWorkersCountsAreSeenByItsParent) {
   }
   int status = 0;
   waitpid(child, &status, 0);
-  EXPECT_EQ(r.thread(0, 0).requests[2][0].load(), 1u);
+  EXPECT_EQ(r.thread(0, 0).answers[2].requests[0].load(), 1u);
 }
 
 TEST(MetricsListener, WhatIsNotAScrapeGetsItsOwnAnswer) {
