@@ -11,8 +11,9 @@ Two commands:
       interpreters only. SPEC is `system` (/usr/bin/python3), `system+site`
       (the same with --system-site-packages: what Debian's packages already
       provide is not locked), a version such as `3.13` (found under
-      pyenv's root), or `sid:3.14` (the sid chroot's, run on this host:
-      tools/sid_chroot.py).
+      pyenv's root), `sid:3.14` (the sid chroot's, run on this host:
+      tools/sid_chroot.py) or `ft` (the free-threaded 3.13t that
+      tools/python_ft.py builds; its lines carry 3.13's marker).
 
   python3 tools/locks.py install LOCK --venv DIR [--report FILE] [--keep-going]
       Installs every line of LOCK that applies to DIR's interpreter, one
@@ -69,6 +70,11 @@ def interpreter(spec: str) -> tuple[Path, bool]:
     """(python, system_site) for a SPEC."""
     if spec in ("system", "system+site"):
         return Path("/usr/bin/python3"), spec.endswith("+site")
+    if spec == "ft":
+        import python_ft
+        if python_ft.ready() is not None:
+            raise SystemExit(f"{spec}: {python_ft.ready()}")
+        return python_ft.INTERPRETER, False
     if spec.startswith("sid:"):
         import sid_chroot
         if not sid_chroot.ready():

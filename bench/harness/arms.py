@@ -11,6 +11,7 @@ import json
 import os
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -82,6 +83,12 @@ class Arm:
             out = subprocess.run([str(where / "python"), "-c", "import baton, platform; print(baton.__version__, "
                                   "'on CPython', platform.python_version())"], capture_output=True, text=True)
             return out.stdout.strip()
+        if self.on_python:
+            out = subprocess.run([str(interpreter_venv(self.on_python) / "python"), "-c",
+                                  "import importlib.metadata as m, platform, sys; print(', '.join("
+                                  "f'{p} {m.version(p)}' for p in sys.argv[1:]), 'on CPython', "
+                                  "platform.python_version())", *self.packages], capture_output=True, text=True)
+            return out.stdout.strip()
         if self.debian:
             return ", ".join(f"{p} {debian_version(p)}" for p in self.packages)
         versions = peer_versions()
@@ -137,6 +144,9 @@ def _baton_asgi(mode: str, loop: str, *extra: str, venv_bin: Path | None = None)
 # "sid:" the chroot's where pyenv has the minor too): the wheel of that minor
 # version (tools/wheels.py builds it) in a plain venv of its own, with
 # Starlette, anyio and uvloop from tools/locks/matrix.txt. Made on first use.
+FT_PEERS = ROOT / "bench" / "peers-ft.txt"
+
+
 @functools.cache
 def interpreter_venv(spec: str) -> Path:
     sys.path.insert(0, str(ROOT / "tools"))
@@ -160,8 +170,15 @@ def interpreter_venv(spec: str) -> Path:
         wheels.fresh_venv(python, where)
         subprocess.run([str(where / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-index", str(wheel)],
                        check=True)
-        if locks.install(ROOT / "tools" / "locks" / "matrix.txt", where, None, keep_going=False) != 0:
+        # uvloop has no free-threaded wheel.
+        leave_out = frozenset({"uvloop"}) if minor == wheels.FREE_THREADED else frozenset()
+        if locks.install(ROOT / "tools" / "locks" / "matrix.txt", where, None, keep_going=False,
+                         leave_out=leave_out) != 0:
             raise RuntimeError(f"tools/locks/matrix.txt did not install into {where}")
+        # The free-threading rows' Django and Granian (its last release with
+        # a cp313t wheel), on 3.13t and on the GIL's 3.13 alike.
+        if minor in ("3.13", wheels.FREE_THREADED) and locks.install(FT_PEERS, where, None, keep_going=False) != 0:
+            raise RuntimeError(f"{FT_PEERS.relative_to(ROOT)} did not install into {where}")
         stamp.touch()
     return where / "bin"
 
@@ -601,6 +618,92 @@ for _minor, _whose in (("3.13", "pyenv's"), ("3.14", _SID), ("3.15", _SID),
                 _baton_asgi_on(_minor, "inverted", "uvloop"), on_python=_minor, env={"BATON_EAGER_TASKS": "0"},
                 describe=f"A/B: the same {_on} with the tasks queued, not started eagerly (BATON_EAGER_TASKS=0)")):
         ARMS.setdefault(_arm.name, _arm)  # 3.13's inverted arms are the ones above
+
+
+# The free-threading rows: baton and Granian on the free-threaded 3.13t
+# (tools/python_ft.py) and, for the GIL's side, on pyenv's 3.13 (the same
+# minor; pyenv's is built -O3 without PGO or LTO, as the 3.13t here is).
+# Granian 2.8 ships no cp313t wheel: 2.7.9, its last that does, pinned in
+# bench/peers-ft.txt, for both.
+def _granian_on(spec: str, interface: str, *extra: str) -> Callable[[int, Workload], list[str]]:
+    def command(port: int, w: Workload) -> list[str]:
+        app = w.wsgi if interface == "wsgi" else w.asgi
+        return [str(interpreter_venv(spec) / "granian"), "--interface", interface, "--host", "127.0.0.1", "--port",
+                str(port), *GRANIAN_COMMON, *extra, app or ""]
+    return command
+
+
+_FT = "on the free-threaded CPython 3.13t"
+_GIL = "on CPython 3.13 with the GIL (pyenv's)"
+for _arm in (
+        Arm("baton-ft-t1", "baton", "wsgi", _baton_on("3.13t", "--threads", "1", "--blocking-threads", "0"),
+            on_python="3.13t", describe=f"baton --threads 1, the app on the loop thread, {_FT}"),
+        Arm("baton-ft-t2", "baton", "wsgi", _baton_on("3.13t", "--threads", "2", "--blocking-threads", "0"),
+            on_python="3.13t", describe=f"baton --threads 2: two loop threads in one process, each running the "
+                                        f"app, {_FT}"),
+        Arm("baton-ft-w2", "baton", "wsgi", _baton_on("3.13t", "--workers", "2", "--blocking-threads", "0"),
+            on_python="3.13t", describe=f"baton --workers 2, the app on each worker's loop thread, {_FT}"),
+        Arm("baton-ft-asgi-t1", "baton", "asgi", _baton_asgi_on("3.13t", "inverted", "asyncio"),
+            on_python="3.13t", describe=f"baton ASGI inverted on asyncio, one loop thread, {_FT}"),
+        Arm("baton-ft-pool-4", "baton", "wsgi", _baton_on("3.13t", "--blocking-threads", "4"),
+            on_python="3.13t", describe=f"baton's pool of 4, {_FT}: its threads run Python at once, no turn "
+                                        "barrier"),
+        Arm("granian-ft-w2", "peer", "wsgi",
+            _granian_on("3.13t", "wsgi", "--workers", "2", "--blocking-threads", "1"), on_python="3.13t",
+            packages=("granian",),
+            describe=f"Granian 2.7.9 WSGI --workers 2 (threads on this build), 1 blocking thread each, {_FT}"),
+        Arm("granian-ft-w1", "peer", "wsgi", _granian_on("3.13t", "wsgi", "--blocking-threads", "1"),
+            on_python="3.13t", packages=("granian",),
+            describe=f"Granian 2.7.9 WSGI, 1 worker, 1 blocking thread, {_FT}"),
+        Arm("baton-py313-w2", "baton", "wsgi", _baton_on("3.13", "--workers", "2", "--blocking-threads", "0"),
+            on_python="3.13", describe=f"baton --workers 2, the app on each worker's loop thread, {_GIL}"),
+        Arm("baton-py313-asgi-t1", "baton", "asgi", _baton_asgi_on("3.13", "inverted", "asyncio"),
+            on_python="3.13", describe=f"baton ASGI inverted on asyncio, {_GIL}"),
+        Arm("baton-py313-pool-4", "baton", "wsgi", _baton_on("3.13", "--blocking-threads", "4"),
+            on_python="3.13", describe=f"baton's pool of 4 with its turn barrier, {_GIL}"),
+        Arm("granian-py313-w2", "peer", "wsgi",
+            _granian_on("3.13", "wsgi", "--workers", "2", "--blocking-threads", "1"),
+            on_python="3.13", packages=("granian",),
+            describe=f"Granian 2.7.9 WSGI --workers 2 (processes), 1 blocking thread each, {_GIL}")):
+    ARMS[_arm.name] = _arm
+
+
+# Metrics on (--metrics-bind, the scrape served on a port of its own that
+# the kernel picks): each baton arm of the instructions suite and the hello
+# rows again, to measure what recording costs. Granian's own metrics
+# (--metrics) beside them in GRANIAN_METRICS_ARMS below.
+METRICS_BIND = ("--metrics-bind", "127.0.0.1:0")
+for _arm in (
+        Arm("baton-inline-metrics", "baton", "wsgi", _baton("--blocking-threads", "0", *METRICS_BIND),
+            describe="baton inline with metrics on (--metrics-bind)"),
+        Arm("baton-pool-1-metrics", "baton", "wsgi", _baton("--blocking-threads", "1", *METRICS_BIND),
+            describe="baton pool of 1 with metrics on (--metrics-bind)"),
+        Arm("baton-asgi-inverted-uvloop-metrics", "baton", "asgi", _baton_asgi("inverted", "uvloop", *METRICS_BIND),
+            describe="baton ASGI, inverted, uvloop, with metrics on (--metrics-bind)"),
+        Arm("baton-asgi-pump-uvloop-metrics", "baton", "asgi", _baton_asgi("pump", "uvloop", *METRICS_BIND),
+            describe="baton ASGI, pump, uvloop, with metrics on (--metrics-bind)")):
+    ARMS[_arm.name] = _arm
+
+
+def _granian_metrics(interface: str, *extra: str) -> Callable[[int, Workload], list[str]]:
+    """Granian with its Prometheus exporter on, on a port of its own (Granian
+    takes no port 0 for it: a free one is found at each start)."""
+    def command(port: int, w: Workload) -> list[str]:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            metrics_port = s.getsockname()[1]
+        return _granian(interface, *extra, "--metrics", "--metrics-port", str(metrics_port))(port, w)
+    return command
+
+
+for _arm in (
+        Arm("granian-wsgi-bt1-metrics", "peer", "wsgi", _granian_metrics("wsgi", "--blocking-threads", "1"),
+            packages=("granian",), modules=("granian",),
+            describe="Granian WSGI, 1 blocking thread, with its metrics on (--metrics)"),
+        Arm("granian-asgi-metrics", "peer", "asgi", _granian_metrics("asgi", "--loop", "uvloop"),
+            packages=("granian", "uvloop"), modules=("granian", "uvloop"),
+            describe="Granian ASGI on uvloop, with its metrics on (--metrics)")):
+    ARMS[_arm.name] = _arm
 
 
 def unavailable(arm: Arm) -> str | None:

@@ -137,6 +137,47 @@ def suite(name: str) -> Settings:
                                                                "asgi-pump-uvloop")
                                                  for python in ("py313", "py313-sid", "py314", "py315")],
                         ["hello"], [1, 16], rounds=2, duration=0, warmup=0, instructions=[1, 8])
+    if name == "metrics-instructions":
+        # What recording metrics costs: the instructions suite's baton arms
+        # with --metrics-bind and without, user-space instructions per
+        # request under callgrind, one at a time and pipelined. Two rounds,
+        # the second in reverse order.
+        return Settings("metrics-instructions", [f"baton-{shape}{metrics}"
+                                                 for shape in ("inline", "pool-1", "asgi-inverted-uvloop",
+                                                               "asgi-pump-uvloop")
+                                                 for metrics in ("", "-metrics")],
+                        ["hello"], [1, 16], rounds=2, duration=0, warmup=0, instructions=[1, 8])
+    if name == "metrics-hello":
+        # The hellos with metrics on beside Granian with its own (--metrics),
+        # and both with them off: requests per second, one process each.
+        return Settings("metrics-hello", ["baton-inline", "baton-inline-metrics", "granian-wsgi-bt1",
+                                          "granian-wsgi-bt1-metrics", "baton-asgi-inverted-uvloop",
+                                          "baton-asgi-inverted-uvloop-metrics", "granian-asgi", "granian-asgi-metrics"],
+                        ["hello"], [16, 64], rounds=3, duration=4, warmup=1)
+    if name == "freethreading":
+        # The free-threaded interpreter's use of two cores in one process: a
+        # CPU-bound view (a fixed 2-4 ms of pure Python) and a Django view,
+        # 64 connections, the server on both cores and wrk beside it. baton
+        # --threads 2 against --threads 1 and --workers 2 on the same 3.13t,
+        # Granian 2.7.9 with two workers (threads there) and one, and the
+        # GIL's 3.13 with two worker processes each (RSS beside every row).
+        return Settings("freethreading", ["baton-ft-t2", "baton-ft-t1", "baton-ft-w2", "granian-ft-w2",
+                                          "granian-ft-w1", "baton-py313-w2", "granian-py313-w2"],
+                        ["cpu", "django"], [64], rounds=3, duration=4, warmup=1, server_cpus="0,1",
+                        client_cpus="0,1")
+    if name == "freethreading-hello":
+        # What the free-threaded interpreter costs per request: the bare WSGI
+        # and ASGI hellos on one core, 3.13t against the GIL's 3.13 (both
+        # asyncio: uvloop has no free-threaded wheel).
+        return Settings("freethreading-hello", ["baton-ft-t1", "baton-inline-py313", "baton-ft-asgi-t1",
+                                                "baton-py313-asgi-t1"], ["hello"], [16], rounds=3, duration=4,
+                        warmup=1)
+    if name == "freethreading-mixed":
+        # Django's fast view while 0, 1 and 2 requests to a 200 ms view are in
+        # flight: the pool of 4 on 3.13t (its threads run at once, no turn
+        # barrier) against the GIL's pool of 4 with its barrier.
+        return Settings("freethreading-mixed", ["baton-ft-pool-4", "baton-py313-pool-4"], ["django-mixed"], [16],
+                        background=[0, 1, 2], rounds=2, duration=5, warmup=1, server_cpus="0,1", client_cpus="0,1")
     if name == "idle-memory":
         # What 5 000 idle keep-alive connections cost each server, per connection.
         return Settings("idle-memory", ["baton-inline", "baton-pool-4", "baton-asgi-inverted-uvloop",
@@ -202,6 +243,7 @@ def suite(name: str) -> Settings:
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
                      "django-mixed, post-echo, asgi-echo, idle-memory, instructions, asgi-instructions, eager-instructions, "
-                     "instructions-pythons, "
+                     "instructions-pythons, metrics-instructions, metrics-hello, freethreading, freethreading-hello, "
+                     "freethreading-mixed, "
                      "pool-syscalls, asgi, "
                      "workers, static, access-log, ws-echo, ws-broadcast, ws-idle-memory, tls-h2, dry")
