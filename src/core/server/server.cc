@@ -289,7 +289,7 @@ void server::log_access(exchange::exchange& x, int status, uint64_t bytes_out, u
   r.status = status;
   r.body_bytes = bytes_out;
   r.received_bytes = bytes_in;
-  r.duration_us = x.started > 0 ? metrics::stopwatch::elapsed_us(x.started, metrics::stopwatch::now()) : 0;
+  r.duration_us = x.started > 0 ? static_cast<int64_t>(metrics::stopwatch::elapsed_us(x.started, metrics::stopwatch::now())) : 0;
   r.response_fields = &x.response_fields();
   config_.access->record(r);
 }
