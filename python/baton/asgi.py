@@ -142,7 +142,7 @@ def shape_of(config: Config) -> str:
 
 def run(config: Config, app, listeners: list[Listener], worker: WorkerContext,
         descriptors: list[tuple[int, str, int]] | None = None, in_thread: bool = False,
-        thread_index: int = 0) -> tuple[int, str, list[int]]:
+        thread_index: int = 0, shared_listeners: bool = False) -> tuple[int, str, list[int]]:
     """Serves until a stop: the exit status, why it stopped, and the sockets kept for a reload. One loop
     thread of --threads (baton.threads) passes its own `descriptors` and `in_thread`: an asyncio loop of
     its own, the inverted shape, and the signals left to the main thread."""
@@ -151,7 +151,7 @@ def run(config: Config, app, listeners: list[Listener], worker: WorkerContext,
     announce = None if in_thread else binding.shown(listeners, bool(config.ssl_certfile))
     service = AsgiService(config, app, worker, descriptors if descriptors is not None else listener_args(listeners),
                           "inverted" if in_thread else shape_of(config), signals=not in_thread, announce=announce,
-                          thread_index=thread_index)
+                          thread_index=thread_index, shared_listeners=shared_listeners)
     try:
         return loop.run_until_complete(service.serve())
     finally:
@@ -282,7 +282,8 @@ class AsgiService:
     heartbeat."""
 
     def __init__(self, config: Config, app, worker: WorkerContext, descriptors: list[tuple[int, str, int]],
-                 shape: str, signals: bool, announce: str | None, thread_index: int = 0):
+                 shape: str, signals: bool, announce: str | None, thread_index: int = 0,
+                 shared_listeners: bool = False):
         self.config = config
         self.app = app
         self.worker = worker
@@ -291,6 +292,7 @@ class AsgiService:
         self.signals = signals
         self.announce = announce  # where it serves, for the one line that says so (None: say nothing)
         self.thread_index = thread_index  # its loop's block in the worker's metrics slot
+        self.shared_listeners = shared_listeners  # a socket other loops of this process wait on too
         self.handled = [signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGUSR1,
                         signal.SIGUSR2 if worker.supervised else signal.SIGHUP]
 
@@ -314,6 +316,7 @@ class AsgiService:
         options["heartbeat"] = None  # stamped by Heartbeat, from asyncio's thread
         if self.worker.metrics:
             options["metrics"] = (*self.worker.metrics, self.thread_index)
+        options["shared_listeners"] = self.shared_listeners
         server = _baton.AsgiServer(
             self.app, self.descriptors, loop, logging_setup.log_exception, state if lifespan.supported else None,
             pump=self.shape == "pump", schedule_pass=wiring.schedule if self.shape == "inverted" else None,

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import socket
 import stat
@@ -24,6 +25,8 @@ class Listener:
     server_name: str  # SERVER_NAME / the ASGI scope's server host ("" for a Unix socket)
     server_port: int
     unix_path: str | None = None  # a socket file baton created and removes at exit
+    loop: int | None = None  # the one event loop that accepts from it (spread), or None: every loop
+
 
     @property
     def fd(self) -> int:
@@ -81,13 +84,17 @@ def bind_unix(path: str, config: Config) -> Listener:
 
 
 def shown(listeners: list[Listener], secure: bool) -> str:
-    """The listeners for a log line: https:// for TCP ones when TLS is on."""
-    return ", ".join("https://" + listener.where[len("http://"):] if secure and listener.where.startswith("http://")
-                     else listener.where for listener in listeners)
+    """The listeners for a log line (each address once): https:// for TCP ones when TLS is on."""
+    wheres = dict.fromkeys(listener.where for listener in listeners)
+    return ", ".join("https://" + where[len("http://"):] if secure and where.startswith("http://") else where
+                     for where in wheres)
 
 
 def bind_tcp(host: str, port: int, config: Config) -> list[Listener]:
-    """One socket for every address the name resolves to (a name may mean both 127.0.0.1 and ::1)."""
+    """One socket for every address the name resolves to (a name may mean both 127.0.0.1 and ::1).
+    With more than one event loop to accept from them, each is made for SO_REUSEPORT (spread gives
+    every loop a socket of its own on the address), once the address is seen to be free."""
+    reuse_port = config.reuse_port or spreading(config)
     shown = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
     try:
         infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
@@ -100,28 +107,41 @@ def bind_tcp(host: str, port: int, config: Config) -> list[Listener]:
             if (family, address[:2]) in seen:
                 continue
             seen.add((family, address[:2]))
-            sock = socket.socket(family, kind, proto)
+            if port == 0 and listeners:
+                # Port 0 asks for a free port: the first socket chose it, the rest follow.
+                address = (address[0], listeners[0].server_port) + tuple(address[2:])
             try:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                if config.reuse_port:
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-                if family == socket.AF_INET6:
-                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-                if port == 0 and listeners:
-                    # Port 0 asks for a free port: the first socket chose it, the rest follow.
-                    address = (address[0], listeners[0].server_port) + tuple(address[2:])
-                sock.bind(address)
-                sock.listen(config.backlog)
+                if reuse_port and not config.reuse_port and address[1] != 0:
+                    # SO_REUSEPORT would let this bind join another server's
+                    # sockets on the port: a plain bind first says whether it is taken.
+                    _listening_socket(family, kind, proto, address, config.backlog, False).close()
+                sock = _listening_socket(family, kind, proto, address, config.backlog, reuse_port)
             except OSError as error:
-                sock.close()
                 raise BindError(f"cannot listen on {shown}: {error.strerror or error}") from None
-            sock.set_inheritable(True)
             listeners.append(_listener(sock))
     except BindError:
         for listener in listeners:
             listener.sock.close()
         raise
     return listeners
+
+
+def _listening_socket(family: int, kind: int, proto: int, address: tuple, backlog: int,
+                      reuse_port: bool) -> socket.socket:
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind(address)
+        sock.listen(backlog)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
 
 
 def parse_bind(text: str) -> tuple[str, str | int, int]:
@@ -200,6 +220,75 @@ def open_listeners(config: Config, environ=None) -> list[Listener]:
         close_listeners(listeners)
         raise
     return listeners
+
+
+def loops_of(config: Config) -> int:
+    """The event loops that accept connections: each worker's loop threads."""
+    return config.worker_count * config.threads
+
+
+def spreading(config: Config) -> bool:
+    """Whether every loop gets a socket of its own on each TCP address. One
+    socket that many loops wait on hands a burst of connections to whichever
+    the kernel wakes first (the first of 64 took all of them, on two loops
+    as on two workers); sockets in one SO_REUSEPORT group get the
+    connections by a hash of their addresses, an even share. BATON_ACCEPT_SPREAD=0
+    keeps the one shared socket (the benchmarks' other arm)."""
+    switch = os.environ.get("BATON_ACCEPT_SPREAD", "").strip().lower()
+    return loops_of(config) > 1 and switch not in ("0", "false", "no", "off")
+
+
+def _reuses_port(sock: socket.socket) -> bool:
+    return (sock.family in (socket.AF_INET, socket.AF_INET6)
+            and bool(sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT)))
+
+
+def spread(listeners: list[Listener], config: Config) -> list[Listener]:
+    """The sockets with one for each loop on every TCP address that has
+    SO_REUSEPORT (bound by baton, or handed over by a reload or systemd):
+    the ones there are go to loops 0, 1, ... (round the loops again if
+    there are more), and the loops still without one get a new socket in
+    the group. A Unix socket, or one without SO_REUSEPORT, stays shared by
+    every loop. On failure the new sockets are closed and the address stays shared."""
+    if not spreading(config):
+        return listeners
+    loops = loops_of(config)
+    groups: dict[tuple, list[Listener]] = {}
+    for listener in listeners:
+        if _reuses_port(listener.sock):
+            groups.setdefault((listener.sock.family, listener.sock.getsockname()), []).append(listener)
+    result = list(listeners)
+    for (family, address), members in groups.items():
+        made: list[Listener] = []
+        try:
+            for _ in range(loops - len(members)):
+                made.append(_listener(_listening_socket(family, socket.SOCK_STREAM, 0, address, config.backlog, True)))
+        except OSError as error:
+            for listener in made:
+                listener.sock.close()
+            logging.getLogger("baton").warning("%s stays one socket for every loop: a socket of its own for each "
+                                               "could not be made (%s)", members[0].where, error.strerror or error)
+            continue
+        for index, listener in enumerate(members + made):
+            listener.loop = index % loops
+        result.extend(made)
+    return result
+
+
+def share(listeners: list[Listener], loops: list[int], threads: int) -> list[Listener]:
+    """A worker's part of a master's sockets: the shared ones and those of
+    `loops` (spread's numbers), the i-th of these going to its loop thread
+    i % threads. The other workers' sockets are closed in this process (the
+    master keeps them)."""
+    mine: list[Listener] = []
+    for listener in listeners:
+        if listener.loop is None:
+            mine.append(listener)
+        elif listener.loop in loops:
+            mine.append(dataclasses.replace(listener, loop=loops.index(listener.loop) % threads))
+        else:
+            listener.sock.close()
+    return mine
 
 
 def close_listeners(listeners: list[Listener]) -> None:

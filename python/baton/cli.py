@@ -87,7 +87,7 @@ def serve_alone(config: Config) -> int:
         return fail(str(error), error.detail)
     reexec = os.environ.pop(REEXEC_MARK, None)
     try:
-        listeners = binding.open_listeners(config)
+        listeners = binding.spread(binding.open_listeners(config), config)
     except binding.BindError as error:
         return fail(str(error))
     if reexec:

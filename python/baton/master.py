@@ -58,6 +58,8 @@ class Worker:
     pid: int
     slot: int
     generation: int
+    position: int  # its place among its generation's workers, 0 .. target-1
+    shares: tuple[int, ...]  # the workers' parts of the listening sockets it accepts from (binding.share)
     started: float
     booted: bool = False
     retiring: bool = False
@@ -96,7 +98,7 @@ class Master:
 
     def run(self) -> int:
         try:
-            self.listeners = binding.open_listeners(self.config)
+            self.listeners = binding.spread(binding.open_listeners(self.config), self.config)
             self.metrics = metrics.start(self.config, MAX_SLOTS)
         except binding.BindError as error:
             binding.close_listeners(self.listeners)
@@ -188,6 +190,10 @@ class Master:
                 if self.target > 1:
                     self.target -= 1
                     logger.info("SIGTTOU: %d workers", self.target)
+                    if self.target < self.config.worker_count and binding.spreading(self.config):
+                        # Fewer workers than parts of the sockets: a new
+                        # generation divides every part among them.
+                        self.reload("SIGTTOU")
                     self.retire_extra()
             elif signo == signal.SIGUSR1:
                 logger.info("SIGUSR1: reopening log files")
@@ -208,7 +214,24 @@ class Master:
         while len(self.current()) < self.target and now >= self.next_spawn:
             self.spawn()
 
+    def free_position(self) -> int:
+        """The lowest place among this generation's workers that none holds."""
+        taken = {w.position for w in self.current()}
+        return next(i for i in range(len(taken) + 1) if i not in taken)
+
+    def shares_for(self, position: int) -> tuple[int, ...]:
+        """The parts of the listening sockets (one for each worker the sockets
+        were spread for, binding.spread) the worker at `position` accepts
+        from: its own; with fewer workers than parts (SIGTTOU) every part has
+        one, and with more (SIGTTIN) two workers take turns at one."""
+        parts = self.config.worker_count
+        if self.target >= parts:
+            return (position % parts,)
+        return tuple(part for part in range(parts) if part % self.target == position)
+
     def spawn(self) -> None:
+        position = self.free_position()
+        shares = self.shares_for(position)
         slot = self.free_slots.pop()
         for stamp in self.stamps(slot):
             stamp.value = 0
@@ -220,20 +243,20 @@ class Master:
         if pid == 0:
             status = 1
             try:
-                status = self.worker_main(slot, max_requests)
+                status = self.worker_main(slot, shares, max_requests)
             except BaseException:  # noqa: BLE001 - whatever happens, the child must not return into the master
                 traceback.print_exc()
             finally:
                 sys.stdout.flush()
                 sys.stderr.flush()
                 os._exit(status)
-        self.workers[pid] = Worker(pid, slot, self.generation, time.monotonic())
+        self.workers[pid] = Worker(pid, slot, self.generation, position, shares, time.monotonic())
         if self.metrics is not None:
             self.metrics.started(slot, pid, slot in self.used_slots)
         self.used_slots.add(slot)
         logger.info("started worker %d", pid)
 
-    def worker_main(self, slot: int, max_requests: int) -> int:
+    def worker_main(self, slot: int, shares: tuple[int, ...], max_requests: int) -> int:
         for signo in HANDLED_SIGNALS:
             signal.signal(signo, signal.SIG_DFL)
         signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the master's; a closed terminal must not kill workers
@@ -256,7 +279,9 @@ class Master:
             heartbeat=memoryview(self.scoreboard)[slot * self.slot_bytes:slot * self.slot_bytes + 8 * self.threads],
             max_requests=max_requests, app_timeout=self.config.timeout, supervised=True,
             metrics=(self.metrics, slot) if self.metrics is not None else None)
-        status, reason, _ = process.serve_in_process(self.config, app, interface, self.listeners, worker)
+        loops = [part * self.threads + thread for part in shares for thread in range(self.threads)]
+        listeners = binding.share(self.listeners, loops, self.threads)
+        status, reason, _ = process.serve_in_process(self.config, app, interface, listeners, worker)
         if reason == "app-timeout":
             return EXIT_APP_TIMEOUT
         if reason in ("max-requests", "hangup"):
@@ -351,17 +376,18 @@ class Master:
         return None
 
     def retire_extra(self) -> None:
-        workers = sorted(self.current(), key=lambda w: w.started)
+        # The last places go: those left, 0 .. target-1, have every part of the sockets.
+        workers = sorted(self.current(), key=lambda w: w.position, reverse=True)
         for worker in workers[:max(0, len(workers) - self.target)]:
             worker.retiring = True
             self.kill(worker, signal.SIGUSR2)
 
     # --- reload, progress, stop ------------------------------------------------------
 
-    def reload(self) -> None:
+    def reload(self, why: str = "SIGHUP") -> None:
         if self.reload_from is not None:
             return  # one at a time; the one under way imports the newest code anyway
-        logger.info("SIGHUP: starting %d new worker%s, then retiring the old", self.target,
+        logger.info("%s: starting %d new worker%s, then retiring the old", why, self.target,
                     "s" if self.target != 1 else "")
         self.reload_from = self.generation
         self.generation += 1

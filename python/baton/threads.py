@@ -6,9 +6,11 @@ one process's memory for N cores of Python.
 
 Each thread is a worker in all but process: its own native server, its own
 connections, timers and idle trim, its own lifespan (ASGI) and its slot in
-the master's scoreboard. What they share is the listening sockets (each loop
-watches a duplicate of every one, and the kernel wakes one loop per
-connection: EPOLLEXCLUSIVE), the app and its module state, and the access
+the master's scoreboard. Each loop accepts from a socket of its own on
+every TCP address (SO_REUSEPORT: the kernel spreads the connections among
+them, binding.spread); a Unix socket, or one handed over without
+SO_REUSEPORT, they share (the kernel wakes one loop per connection:
+EPOLLEXCLUSIVE). They share the app and its module state, and the access
 log file. The main thread takes the signals (they stay blocked in the loop
 threads) and passes each to every loop, so a drain, a reload or a log
 reopen reaches all of them at once; when one loop retires by itself (its
@@ -75,9 +77,30 @@ def worker_for_thread(worker: WorkerContext, index: int, threads: int) -> Worker
                          supervised=worker.supervised, metrics=worker.metrics)
 
 
+def listeners_for(listeners: list[Listener], index: int) -> list[Listener]:
+    """The sockets loop `index` accepts from: its own on each TCP address
+    (binding.spread), and those every loop shares."""
+    return [listener for listener in listeners if listener.loop in (None, index)]
+
+
 def descriptors_for(listeners: list[Listener]) -> list[tuple[int, str, int]]:
     """A duplicate of each listening socket for one loop (the loop closes it)."""
     return [(os.dup(listener.fd), listener.server_name, listener.server_port) for listener in listeners]
+
+
+def distinct(fds: list[int]) -> list[int]:
+    """One descriptor for each socket among the loops' kept ones (a shared
+    socket comes back from every loop, as a duplicate); the rest closed."""
+    seen: set[tuple[int, int]] = set()
+    kept = []
+    for fd in fds:
+        status = os.fstat(fd)
+        if (status.st_dev, status.st_ino) in seen:
+            os.close(fd)
+        else:
+            seen.add((status.st_dev, status.st_ino))
+            kept.append(fd)
+    return kept
 
 
 class LoopThreads:
@@ -101,18 +124,22 @@ class LoopThreads:
 
     def serve_one(self, index: int) -> None:
         worker = self.contexts[index]
-        descriptors = descriptors_for(self.listeners)
+        mine = listeners_for(self.listeners, index)
+        descriptors = descriptors_for(mine)
+        # A socket the loops share wakes one of them at a time (EPOLLEXCLUSIVE).
+        shared = any(listener.loop is None for listener in mine)
         try:
             if self.interface == "asgi":
                 from baton import asgi
 
                 self.results[index] = asgi.run(self.config, self.app, self.listeners, worker,
-                                               descriptors=descriptors, in_thread=True, thread_index=index)
+                                               descriptors=descriptors, in_thread=True, thread_index=index,
+                                               shared_listeners=shared)
             else:
                 from baton import serve
 
                 reason, kept = serve.run_wsgi(self.config, self.app, self.listeners, worker, descriptors=descriptors,
-                                              own_signals=False, shared_listeners=True,
+                                              own_signals=False, shared_listeners=shared,
                                               metrics=(*worker.metrics, index) if worker.metrics else None)
                 self.results[index] = (0, reason, kept)
         except BaseException as error:  # noqa: BLE001 - a loop that fails stops the others, and says why
@@ -152,15 +179,11 @@ class LoopThreads:
 
     def combined(self) -> tuple[int, str, list[int]]:
         """The process's outcome: the first failure, or the first loop's reason,
-        and one set of the sockets kept for a reload (the rest closed)."""
+        and every socket kept for a reload, once (the duplicates closed)."""
         results = [r for r in self.results if r is not None]
         status = next((r[0] for r in results if r[0] != 0), 0)
         reason = next((r[1] for r in results if r[0] != 0 or r[1] in RETIRING), results[0][1] if results else "")
-        kept = results[0][2] if results else []
-        for other in results[1:]:
-            for fd in other[2]:
-                os.close(fd)
-        return status, reason, kept
+        return status, reason, distinct([fd for r in results for fd in r[2]])
 
 
 def run(config: Config, app, interface: str, listeners: list[Listener], worker: WorkerContext,

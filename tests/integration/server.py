@@ -332,3 +332,23 @@ def crosstalk_probe(connect, clients: int, rounds: int, sizes: list[int]) -> tup
     for t in threads:
         t.join(60)
     return wrong, answered[0]
+
+
+def burst(host: str, port: int, count: int, path: str = "/", timeout: float = 10.0) -> list[bytes]:
+    """Opens `count` connections at once, as a load generator or a proxy's
+    upstream pool does at its start, then asks for `path` on each: the bodies,
+    in the connections' order."""
+    socks = []
+    try:
+        for _ in range(count):
+            sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+            sock.setblocking(False)
+            sock.connect_ex((host, port))
+            socks.append(sock)
+        for sock in socks:
+            sock.settimeout(timeout)
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        return [read_response(sock)[2] for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()

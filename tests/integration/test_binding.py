@@ -2,6 +2,7 @@
 resolves to, inherited sockets (fd://N, --fd, systemd's LISTEN_FDS), and
 SIGHUP reloading a process that serves alone on the same sockets."""
 
+import json
 import re
 import socket
 import subprocess
@@ -12,7 +13,7 @@ import time
 import httpx
 import pytest
 
-from tests.integration.server import ROOT, Server, read_response
+from tests.integration.server import ROOT, Server, burst, read_response
 
 OPS = "tests.integration.apps.ops_apps:app"
 
@@ -194,3 +195,34 @@ def test_sighup_alone_reloads_in_place_without_refusing_anyone(tmp_path):
         assert server.proc.poll() is None
     finally:
         server.stop()
+
+
+def test_a_burst_of_connections_is_spread_over_the_workers():
+    # One socket that both workers wait on gives a burst to whichever the
+    # kernel wakes first (64 of 64, three bursts in three); each worker's
+    # own socket in one SO_REUSEPORT group gets a share by the kernel's hash
+    # of the client's port: 32 on average, below 12 about once in 10^7.
+    server = Server(["--workers", "2", "--port", "0", OPS]).start()
+    try:
+        assert server.wait_for_log("started worker", timeout=10)
+        for _ in range(3):
+            pids = [json.loads(body)["pid"] for body in burst(server.host, server.port, 64)]
+            shares = sorted(pids.count(pid) for pid in set(pids))
+            assert len(shares) == 2 and shares[0] >= 12, shares
+    finally:
+        server.stop()
+
+
+def test_a_port_in_use_by_another_server_of_workers_is_refused():
+    # Each worker's socket has SO_REUSEPORT, which would let a second
+    # server with the same option join the port and take half its
+    # connections: the address is tried without it first.
+    first = Server(["--workers", "2", "--port", "0", OPS]).start()
+    try:
+        result = subprocess.run([sys.executable, "-m", "baton", "--workers", "2", "--port", str(first.port), OPS],
+                                cwd=ROOT, capture_output=True, text=True, timeout=30)
+        assert result.returncode == 1, result.stderr
+        assert result.stderr.strip().splitlines()[-1] == (
+            f"baton: error: cannot listen on http://127.0.0.1:{first.port}: Address already in use")
+    finally:
+        first.stop()

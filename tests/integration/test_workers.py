@@ -2,6 +2,7 @@
 --timeout, the signals (TERM, INT, QUIT, HUP under load, TTIN/TTOU, USR1),
 --reload, and an app that cannot load."""
 
+import json
 import os
 import re
 import signal
@@ -14,7 +15,7 @@ import httpx
 import psutil
 import pytest
 
-from tests.integration.server import ROOT, Server, read_response
+from tests.integration.server import ROOT, Server, burst, read_response
 
 OPS = "tests.integration.apps.ops_apps:app"
 OPS_ASGI = "tests.integration.apps.ops_apps:asgi_app"
@@ -252,6 +253,30 @@ def test_ttin_and_ttou():
         one = wait_for_workers(server, 1)
         assert one < two
         assert "SIGTTIN: 2 workers" in server.log and "SIGTTOU: 1 workers" in server.log
+    finally:
+        server.stop()
+
+
+def burst_pids(server: Server, count: int = 64) -> list[int]:
+    return [json.loads(body)["pid"] for body in burst(server.host, server.port, count, timeout=5)]
+
+
+def test_every_part_of_the_sockets_is_served_after_ttou_and_ttin():
+    # Each worker accepts from a socket of its own (SO_REUSEPORT), and the
+    # kernel hashes a connection to one of the two: with one worker left,
+    # the other's socket must still be served (a new generation takes both),
+    # or about half of a burst would wait there unanswered.
+    server = start("--workers", "2", OPS)
+    try:
+        two = wait_for_workers(server, 2)
+        server.signal(signal.SIGTTOU)
+        one = wait_for_workers(server, 1)
+        assert set(burst_pids(server)) == one
+        server.signal(signal.SIGTTIN)
+        again = wait_for_workers(server, 2, exclude=two - one)
+        assert one < again
+        for _ in range(2):
+            assert set(burst_pids(server)) <= again
     finally:
         server.stop()
 
