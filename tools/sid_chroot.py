@@ -368,6 +368,9 @@ def build(root: Path, mirror: str) -> int:
             print(result.stdout[-3000:], result.stderr[-3000:], sep="\n", file=sys.stderr)
             say(f"FAILED: {' '.join(step[:2])} in {root} (its output above)")
             return 1
+    # Again: installing ca-certificates in there wrote the chroot's own
+    # bundle over the host's (pip inside then met the proxy's CA untrusted).
+    refresh(root)
     versions = {}
     for minor in PYTHONS:
         out = subprocess.run([str(host_python(minor, root)), "-c", "import sys; print(sys.version.split()[0])"],
