@@ -27,7 +27,6 @@ class Listener:
     unix_path: str | None = None  # a socket file baton created and removes at exit
     loop: int | None = None  # the one event loop that accepts from it (spread), or None: every loop
 
-
     @property
     def fd(self) -> int:
         return self.sock.fileno()
@@ -228,14 +227,13 @@ def loops_of(config: Config) -> int:
 
 
 def spreading(config: Config) -> bool:
-    """Whether every loop gets a socket of its own on each TCP address. One
-    socket that many loops wait on hands a burst of connections to whichever
-    the kernel wakes first (the first of 64 took all of them, on two loops
-    as on two workers); sockets in one SO_REUSEPORT group get the
-    connections by a hash of their addresses, an even share. BATON_ACCEPT_SPREAD=0
-    keeps the one shared socket (the benchmarks' other arm)."""
-    switch = os.environ.get("BATON_ACCEPT_SPREAD", "").strip().lower()
-    return loops_of(config) > 1 and switch not in ("0", "false", "no", "off")
+    """Whether every loop gets a socket of its own on each TCP address
+    (--accept-spread). One socket that many loops wait on hands a burst of
+    connections to whichever the kernel wakes first (the first of 64 took
+    all of them, on two loops as on two workers); sockets in one
+    SO_REUSEPORT group get the connections by a hash of their addresses, an
+    even share, whether or not their loop is busy."""
+    return loops_of(config) > 1 and config.accept_spread
 
 
 def _reuses_port(sock: socket.socket) -> bool:

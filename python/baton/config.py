@@ -164,6 +164,10 @@ OPTIONS: tuple[Option, ...] = (
            "socket activation, LISTEN_FDS, is read by itself)", repeat=True),
     Option("backlog", _number(int, 1, 65535), 2048, "listen backlog (default: %(default)s)"),
     Option("reuse_port", _bool, False, "set SO_REUSEPORT on the sockets baton binds", flag=True),
+    Option("accept_spread", _bool, True, "with more than one event loop (--workers, --threads), a listening "
+           "socket of each loop's own on every TCP address, the kernel sharing connections out evenly; "
+           "--no-accept-spread: one socket all loops wait on, each connection taken by a loop that is idle "
+           "(default: on)", negatable=True),
     # Processes.
     Option("workers", _number(int, 0, 1024), 0, "worker processes under a master that binds the sockets, "
            "respawns, recycles and reloads them; 0 serves in this one process (default: %(default)s)",
@@ -311,6 +315,7 @@ class Config:
     fd: tuple[int, ...]
     backlog: int
     reuse_port: bool
+    accept_spread: bool
     workers: int
     threads: int
     max_requests: int
