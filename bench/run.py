@@ -24,6 +24,7 @@ def main(argv=None) -> int:
     parser.add_argument("--no-render", action="store_true")
     parser.add_argument("--rounds", type=int)
     parser.add_argument("--duration", type=float)
+    parser.add_argument("--connections", help="comma-separated connection counts, in place of the suite's")
     parser.add_argument("--cores", type=int, choices=(1, 2), default=1,
                         help="1: server on CPU 0, wrk on CPU 1 (default); 2: the server may use both cores "
                              "(for multi-thread shapes), and wrk shares them")
@@ -43,6 +44,8 @@ def main(argv=None) -> int:
         settings.rounds = args.rounds
     if args.duration:
         settings.duration = args.duration
+    if args.connections:
+        settings.connections = [int(n) for n in args.connections.split(",")]
     out = args.out or runner.ROOT / "bench" / "results" / f"{time.strftime('%Y-%m-%d')}-{settings.suite}"
     artifact = runner.run(settings, out, progress=lambda line: print(line, flush=True))
     print(f"artifact: {out / 'results.json'} ({artifact['elapsed_seconds']} s)")

@@ -648,6 +648,9 @@ for _arm in (
         Arm("baton-ft-pool-4", "baton", "wsgi", _baton_on("3.13t", "--blocking-threads", "4"),
             on_python="3.13t", describe=f"baton's pool of 4, {_FT}: its threads run Python at once, no turn "
                                         "barrier"),
+        Arm("baton-ft-pool-4-turn", "baton", "wsgi", _baton_on("3.13t", "--blocking-threads", "4"),
+            on_python="3.13t", env={"BATON_POOL_TURN": "force"},
+            describe=f"A/B: baton's pool of 4, {_FT}, with the turn barrier kept on (BATON_POOL_TURN=force)"),
         Arm("granian-ft-w2", "peer", "wsgi",
             _granian_on("3.13t", "wsgi", "--workers", "2", "--blocking-threads", "1"), on_python="3.13t",
             packages=("granian",),
@@ -664,7 +667,15 @@ for _arm in (
         Arm("granian-py313-w2", "peer", "wsgi",
             _granian_on("3.13", "wsgi", "--workers", "2", "--blocking-threads", "1"),
             on_python="3.13", packages=("granian",),
-            describe=f"Granian 2.7.9 WSGI --workers 2 (processes), 1 blocking thread each, {_GIL}")):
+            describe=f"Granian 2.7.9 WSGI --workers 2 (processes), 1 blocking thread each, {_GIL}"),
+        # A/B: the one listening socket every loop waits on, as before each
+        # loop had its own (binding.spread).
+        Arm("baton-ft-t2-shared", "baton", "wsgi",
+            _baton_on("3.13t", "--threads", "2", "--blocking-threads", "0", "--no-accept-spread"), on_python="3.13t",
+            describe=f"A/B: baton --threads 2 with one listening socket both loops wait on (EPOLLEXCLUSIVE), {_FT}"),
+        Arm("baton-py313-w2-shared", "baton", "wsgi",
+            _baton_on("3.13", "--workers", "2", "--blocking-threads", "0", "--no-accept-spread"), on_python="3.13",
+            describe=f"A/B: baton --workers 2 with one listening socket both workers wait on, {_GIL}")):
     ARMS[_arm.name] = _arm
 
 

@@ -165,6 +165,14 @@ def suite(name: str) -> Settings:
                                           "granian-ft-w1", "baton-py313-w2", "granian-py313-w2"],
                         ["cpu", "django"], [64], rounds=3, duration=4, warmup=1, server_cpus="0,1",
                         client_cpus="0,1")
+    if name == "accept-spread":
+        # How the connections are shared among the loops: each loop's own
+        # socket (SO_REUSEPORT, binding.spread) against the one socket they
+        # all wait on, on the CPU-bound view with both cores, 64 and 1 000
+        # connections: two loop threads on 3.13t, two workers on the GIL's 3.13.
+        return Settings("accept-spread", ["baton-ft-t2", "baton-ft-t2-shared", "baton-py313-w2",
+                                          "baton-py313-w2-shared"], ["cpu"], [64, 1000], rounds=3, duration=4,
+                        warmup=1, server_cpus="0,1", client_cpus="0,1")
     if name == "freethreading-hello":
         # What the free-threaded interpreter costs per request: the bare WSGI
         # and ASGI hellos on one core, 3.13t against the GIL's 3.13 (both
@@ -175,8 +183,10 @@ def suite(name: str) -> Settings:
     if name == "freethreading-mixed":
         # Django's fast view while 0, 1 and 2 requests to a 200 ms view are in
         # flight: the pool of 4 on 3.13t (its threads run at once, no turn
-        # barrier) against the GIL's pool of 4 with its barrier.
-        return Settings("freethreading-mixed", ["baton-ft-pool-4", "baton-py313-pool-4"], ["django-mixed"], [16],
+        # barrier; and with the barrier forced on) against the GIL's pool of
+        # 4 with its barrier.
+        return Settings("freethreading-mixed", ["baton-ft-pool-4", "baton-ft-pool-4-turn", "baton-py313-pool-4"],
+                        ["django-mixed"], [16],
                         background=[0, 1, 2], rounds=2, duration=5, warmup=1, server_cpus="0,1", client_cpus="0,1")
     if name == "idle-memory":
         # What 5 000 idle keep-alive connections cost each server, per connection.
@@ -243,7 +253,7 @@ def suite(name: str) -> Settings:
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
                      "django-mixed, post-echo, asgi-echo, idle-memory, instructions, asgi-instructions, eager-instructions, "
-                     "instructions-pythons, metrics-instructions, metrics-hello, freethreading, freethreading-hello, "
+                     "instructions-pythons, metrics-instructions, metrics-hello, freethreading, accept-spread, freethreading-hello, "
                      "freethreading-mixed, "
                      "pool-syscalls, asgi, "
                      "workers, static, access-log, ws-echo, ws-broadcast, ws-idle-memory, tls-h2, dry")

@@ -128,10 +128,12 @@ std::string run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::ve
     s.set_dispatcher(nullptr);
   } else {
     // A/B switches for the benchmarks: the attached loop of before the
-    // detach, the pool without its turn barrier, and the predecessor's
-    // inline fallback when every pool thread is busy.
+    // detach, the pool without its turn barrier (or, without a GIL, with
+    // it all the same), and the predecessor's inline fallback when every
+    // pool thread is busy.
     bool pool_turn = keyword_flag(kwargs, "pool_turn", true);
-    python_pool_hooks hooks(static_cast<int>(blocking_threads), pool_turn, !gil_enabled(), s.metrics_slot());
+    bool gil_free = !gil_enabled() && !keyword_flag(kwargs, "pool_turn_forced", false);
+    python_pool_hooks hooks(static_cast<int>(blocking_threads), pool_turn, gil_free, s.metrics_slot());
     attaching_inline_dispatcher fallback(*wsgi);
     server::thread_pool pool(*wsgi, hooks, static_cast<int>(blocking_threads),
                              keyword_flag(kwargs, "pool_fallback_inline", false) ? &fallback : nullptr);
