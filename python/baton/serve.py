@@ -86,10 +86,12 @@ def run_wsgi(config: Config, app, listeners: list[Listener], worker: WorkerConte
         native_hello=config.native_hello,
         blocking_threads=0 if thread_options else config.blocking_threads,
         # A/B switches for the benchmarks, not options: the attached loop of
-        # before the detach, the pool without its turn barrier, and the
+        # before the detach, the pool without its turn barrier (=force keeps
+        # it on a free-threaded interpreter, where it is off), and the
         # predecessor's inline fallback when every pool thread is busy.
         loop_attached=env_switch("BATON_LOOP_ATTACHED", False),
         pool_turn=env_switch("BATON_POOL_TURN", True),
+        pool_turn_forced=os.environ.get("BATON_POOL_TURN", "").strip().lower() == "force",
         pool_fallback_inline=os.environ.get("BATON_POOL_FALLBACK", "") == "inline",
         server_software=f"baton/{__version__}",
         multiprocess=worker.supervised,
