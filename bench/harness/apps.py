@@ -66,6 +66,7 @@ WORKLOADS = {w.name: w for w in (
              method="POST", request_body_size=1024 * 1024, client="bulk"),
     Workload("busy", "/busy?ms=0.3", 200, b"busy", wsgi="apps.probe.app:application"),
     Workload("cpu", "/cpu?n=20000", 200, b"667472", wsgi="apps.cpu.app:application"),
+    Workload("cpu-local", "/cpu-local?n=20000", 200, b"667472", wsgi="apps.cpu.app:application"),
     Workload("static-64k", "/static/64k.bin", 200, BLOB, wsgi="apps.hello.app:application", static="64k.bin"),
     Workload("django-mixed", "/hello", 200, b"Hello, World!", wsgi="apps.django_wsgi.app:application",
              background_path="/slow?ms=200"),
