@@ -61,7 +61,7 @@ struct option_entry {
 
 bool set_allow_list(config_t& c, server_extras&, const option_value& v) {
   std::string error;
-  if (c.http1.proxy.trusted.parse(v.text, error)) return true;
+  if (c.requests.proxy.trusted.parse(v.text, error)) return true;
   PyErr_Format(PyExc_ValueError, "forwarded_allow_ips: %s", error.c_str());
   return false;
 }
@@ -76,8 +76,8 @@ bool set_server_header(config_t& c, server_extras&, const option_value& v) {
 }
 
 bool set_max_header_size(config_t& c, server_extras&, const option_value& v) {
-  c.http1.request_limits.max_header_bytes = static_cast<size_t>(v.number);
-  c.http1.request_limits.max_request_line = std::min<size_t>(8192, static_cast<size_t>(v.number));
+  c.requests.request_limits.max_header_bytes = static_cast<size_t>(v.number);
+  c.requests.request_limits.max_request_line = std::min<size_t>(8192, static_cast<size_t>(v.number));
   return true;
 }
 
@@ -107,15 +107,15 @@ bool set_access_log(config_t& c, server_extras& x, const option_value& v) {
 
 const option_entry option_table[] = {
     {"keep_alive_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
-       c.http1.keep_alive_timeout_ms = v.ms;
+       c.requests.keep_alive_timeout_ms = v.ms;
        return true;
      }},
     {"header_read_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
-       c.http1.header_read_timeout_ms = v.ms;
+       c.requests.header_read_timeout_ms = v.ms;
        return true;
      }},
     {"body_read_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
-       c.http1.body_read_timeout_ms = v.ms;
+       c.requests.body_read_timeout_ms = v.ms;
        return true;
      }},
     {"write_timeout", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
@@ -128,11 +128,11 @@ const option_entry option_table[] = {
      }},
     {"max_header_size", kind::integer, 256, 1 << 24, set_max_header_size},
     {"max_headers", kind::integer, 1, 10000, [](config_t& c, server_extras&, const option_value& v) {
-       c.http1.request_limits.max_headers = static_cast<size_t>(v.number);
+       c.requests.request_limits.max_headers = static_cast<size_t>(v.number);
        return true;
      }},
     {"max_body_size", kind::integer, 0, INT64_MAX, [](config_t& c, server_extras&, const option_value& v) {
-       c.http1.request_limits.max_body = static_cast<uint64_t>(v.number);
+       c.requests.request_limits.max_body = static_cast<uint64_t>(v.number);
        return true;
      }},
     {"log_level", kind::integer, 0, 50, [](config_t&, server_extras&, const option_value& v) {
@@ -140,7 +140,7 @@ const option_entry option_table[] = {
        return true;
      }},
     {"proxy_headers", kind::flag, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
-       c.http1.proxy.enabled = v.flag;
+       c.requests.proxy.enabled = v.flag;
        return true;
      }},
     {"forwarded_allow_ips", kind::text, 0, 0, set_allow_list},

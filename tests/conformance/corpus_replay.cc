@@ -37,8 +37,8 @@ namespace h = baton::http1;
 // A heap copy of the bytes of exactly their size; show(k) leaves only the
 // first k readable under ASan.
 
-h::limits replay_limits() {
-  h::limits lim;
+baton::exchange::request_limits replay_limits() {
+  baton::exchange::request_limits lim;
   lim.max_request_line = 8192;
   lim.max_header_bytes = 32768;
   lim.max_headers = 100;
@@ -57,7 +57,7 @@ struct head_outcome {
 // Feeds the bytes at the lengths in `cuts` (ascending, below the size) and
 // then all of them, with one `scanned`; stops at the first non-incomplete.
 head_outcome parse_head(std::string_view bytes, const std::vector<size_t>& cuts) {
-  h::limits lim = replay_limits();
+  baton::exchange::request_limits lim = replay_limits();
   exact_bytes buf(bytes);
   std::vector<h::header> storage(lim.max_headers);
   h::request req;

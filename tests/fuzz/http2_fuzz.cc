@@ -48,9 +48,9 @@
 #include <vector>
 
 #include "core/exchange/exchange.h"
-#include "core/http1/protocol.h"
+#include "core/session/protocol_host.h"
 #include "core/http2/protocol.h"
-#include "core/http2/wire.h"
+#include "core/http2/response_head.h"
 #include "core/loop/event_loop.h"
 #include "core/session/session.h"
 #include "core/util/log.h"
@@ -85,14 +85,14 @@ struct app_request {
 
 // Plays the server and the app, for every input (its exchanges are reused
 // from one input to the next, as the server's free list reuses them).
-struct fuzz_host final : baton::http1::exchange_host, x::exchange_owner, baton::session::session_host {
+struct fuzz_host final : baton::session::protocol_host, x::exchange_owner, baton::session::session_host {
   event_loop loop;
-  baton::http1::settings http;
+  baton::session::http_settings http;
   h2::settings config;
   baton::session::session_settings session_settings;
   baton::session::receive_buffer shared;
   std::atomic<bool> draining{false};
-  h2::wire wire{"baton"};
+  h2::framing wire{"baton"};
   baton::session::session_context session_context{loop, session_settings, *this, shared};
   h2::context context{config, http, *this, draining, wire};
   std::vector<std::unique_ptr<x::exchange>> owned;
@@ -106,7 +106,7 @@ struct fuzz_host final : baton::http1::exchange_host, x::exchange_owner, baton::
   void reset(bool small) {
     requests.clear();
     made = recycled = 0;
-    http = baton::http1::settings();
+    http = baton::session::http_settings();
     http.keep_alive_timeout_ms = 60000;
     http.header_read_timeout_ms = 60000;
     config = h2::settings();

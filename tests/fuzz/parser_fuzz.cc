@@ -44,8 +44,8 @@ constexpr size_t max_bytewise_length = 1024;
   std::abort();
 }
 
-h::limits pick_limits(bool small) {
-  h::limits lim;
+baton::exchange::request_limits pick_limits(bool small) {
+  baton::exchange::request_limits lim;
   if (small) {
     lim.max_request_line = 64;
     lim.max_header_bytes = 256;
@@ -79,7 +79,7 @@ bool all_token_chars(std::string_view s) {
 
 // Checks what parse_request promises for one result and describes it.
 std::string describe(const h::parse_result& r, const h::request& req, const h::parse_cursor& cursor,
-                     const h::limits& lim, const char* base, size_t length, std::string_view input) {
+                     const baton::exchange::request_limits& lim, const char* base, size_t length, std::string_view input) {
   switch (r.status) {
     case h::parse_status::incomplete:
       if (r.http_status != 0) broken("incomplete with an HTTP status", input);
@@ -143,7 +143,7 @@ std::string describe(const h::parse_result& r, const h::request& req, const h::p
 // Shows the parser the input at each length in `lengths` (ascending, the
 // last one the whole input) with one cursor; returns the first outcome that
 // is not incomplete, or incomplete.
-std::string feed(std::string_view input, const std::vector<size_t>& lengths, const h::limits& lim,
+std::string feed(std::string_view input, const std::vector<size_t>& lengths, const baton::exchange::request_limits& lim,
                  size_t* stopped_at = nullptr) {
   exact_bytes bytes(input);
   std::vector<h::header> storage(lim.max_headers);
@@ -171,7 +171,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t second_cut_step = data[2] >> 1;
   std::string_view input(reinterpret_cast<const char*>(data + 3), size - 3);
   size_t n = input.size();
-  h::limits lim = pick_limits(small);
+  baton::exchange::request_limits lim = pick_limits(small);
 
   // Whole, from libFuzzer's own buffer.
   std::vector<h::header> storage(lim.max_headers);

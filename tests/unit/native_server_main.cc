@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   baton::server::server_config config;
-  config.http1.request_limits.max_body = 1 << 20;
+  config.requests.request_limits.max_body = 1 << 20;
   baton::server::native_hello hello;
   baton::server::inline_dispatcher runner(hello);
   baton::server::server s(config, {fd});

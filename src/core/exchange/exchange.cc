@@ -594,6 +594,8 @@ void exchange::commit(bool body_is_empty) {
   bool stopping = settings_.stopping != nullptr && settings_.stopping->load(std::memory_order_relaxed);
   commit_facts facts{head_, body_complete(), stopping, settings_.body_window, body_is_empty};
   if (wire_->write_head(response_, facts, app_out_.bytes())) close_after_.store(true, std::memory_order_release);
+  // Release: the head's fields are seen by a loop that sees the flag.
+  state_.fetch_or(k_head_ready, std::memory_order_release);
 }
 
 bool exchange::output_ready() const {

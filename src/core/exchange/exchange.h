@@ -328,6 +328,12 @@ class exchange final : public handoff::notice_link {
   bool app_reading() const { return app_reading_.load(std::memory_order_relaxed); }
   bool reading_paused() const { return (state_.load(std::memory_order_acquire) & k_read_paused) != 0; }
 
+  // The response head is committed: its status, fields and length are fixed
+  // from here on, and a protocol that sends the head as data (HTTP/2) reads
+  // them through response_head() on the loop thread. Seen before (or with)
+  // the first body bytes the app publishes.
+  bool head_ready() const { return (state_.load(std::memory_order_acquire) & k_head_ready) != 0; }
+  const response_state& response_head() const { return response_; }
   // Moves the output the app published into `dest`. Returns the bytes moved.
   uint64_t take_output(net::output_queue& dest);
   // The bytes the connection still holds unsent for this exchange; wakes an
@@ -382,6 +388,7 @@ class exchange final : public handoff::notice_link {
   static constexpr uint32_t k_switched = 1u << 11;
   static constexpr uint32_t k_app_closed = 1u << 12;
   static constexpr uint32_t k_release_asked = 1u << 13;
+  static constexpr uint32_t k_head_ready = 1u << 14;
   // A message in the body channel: its kind, then its length (4 bytes,
   // little-endian), then the payload; delivered whole, so it never spans
   // the two buffers the app side swaps.

@@ -8,18 +8,6 @@
 
 namespace baton::http1 {
 
-void date_cache::format(time_t now) {
-  struct tm gmt;
-  gmtime_r(&now, &gmt);
-  length_ = strftime(line_, sizeof line_, "date: %a, %d %b %Y %H:%M:%S GMT\r\n", &gmt);
-  formatted_for_ = now;
-}
-
-std::string_view current_date_line() {
-  thread_local date_cache cache;
-  return cache.line(time(nullptr));
-}
-
 void append_chunk_header(byte_buffer& out, size_t length) {
   char* p = out.prepare(20);
   int n = std::snprintf(p, 20, "%zx\r\n", length);
@@ -102,7 +90,7 @@ bool encoder::write_head(exchange::response_state& r, const exchange::commit_fac
   } else if (request.version_minor == 0) {
     out.append("connection: keep-alive\r\n");
   }
-  if (!r.app_date) out.append(current_date_line());
+  if (!r.app_date) out.append(util::current_date_line());
   if (!r.app_server && !server_line_.empty()) out.append(server_line_);
   out.append("\r\n", 2);
   return !keep;

@@ -7,34 +7,15 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <ctime>
 #include <initializer_list>
 #include <string>
 #include <string_view>
 
 #include "core/exchange/response.h"
 #include "core/util/byte_buffer.h"
+#include "core/util/http_date.h"
 
 namespace baton::http1 {
-
-// "date: <IMF-fixdate>\r\n", formatted at most once per second. One per loop
-// thread; not shared between threads.
-class date_cache {
- public:
-  std::string_view line(time_t now) {
-    if (now != formatted_for_) format(now);
-    return {line_, length_};
-  }
-
- private:
-  void format(time_t now);
-  time_t formatted_for_ = -1;
-  char line_[64] = {};
-  size_t length_ = 0;
-};
-
-// The Date line for now, from a cache private to the calling thread.
-std::string_view current_date_line();
 
 void append_chunk_header(byte_buffer& out, size_t length);
 inline constexpr std::string_view last_chunk = "0\r\n\r\n";

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "core/http1/host.h"
+#include "core/exchange/authority.h"
 #include "core/util/text.h"
 
 namespace baton::http1 {
@@ -89,8 +89,8 @@ parse_result parse_target(std::string_view target, request& out) {
   // RFC 9110 section 4.2.4: userinfo in an http(s) URI is an error (it is a
   // phishing shape, and no app should see credentials in a target).
   if (authority.find('@') != std::string_view::npos) return fail(400, "userinfo in request-target");
-  host_and_port parts;
-  if (!parse_host_and_port(authority, parts)) return fail(400, "invalid authority in request-target");
+  exchange::host_and_port parts;
+  if (!exchange::parse_host_and_port(authority, parts)) return fail(400, "invalid authority in request-target");
   // RFC 9110 section 4.2.1: an http(s) URI with an empty host is invalid.
   if (parts.host.empty()) return fail(400, "absolute-form with an empty host");
   out.authority = authority;
@@ -154,8 +154,8 @@ parse_result note_header(header& h, header_facts& facts, request& out) {
       if (equals_ignore_case(n, "host")) {
         // RFC 9112 section 3.2: an invalid Host is a 400 whatever the target
         // form, even where the target's authority will replace it.
-        host_and_port parts;
-        if (!parse_host_and_port(h.value, parts)) return fail(400, "invalid Host");
+        exchange::host_and_port parts;
+        if (!exchange::parse_host_and_port(h.value, parts)) return fail(400, "invalid Host");
         ++facts.host_count;
         facts.host = &h;
       }
@@ -207,7 +207,7 @@ parse_result note_header(header& h, header_facts& facts, request& out) {
 }
 
 // RFC 9112 section 6: the framing a request's header fields describe.
-parse_result decide_framing(const header_facts& facts, const limits& lim, request& out) {
+parse_result decide_framing(const header_facts& facts, const exchange::request_limits& lim, request& out) {
   if (facts.host_count > 1) return fail(400, "more than one Host");
   if (facts.host_count == 0 && out.version_minor == 1) return fail(400, "HTTP/1.1 request without Host");
   if (facts.content_type_count > 1) return fail(400, "more than one Content-Type");
@@ -274,7 +274,7 @@ parse_result parse_header_line(std::string_view line, header& h) {
 }  // namespace
 
 
-parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, const limits& lim,
+parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, const exchange::request_limits& lim,
                            header* storage, request& out) {
   // RFC 9112 section 2.2: ignore a few empty lines before the request-line.
   size_t start = 0;

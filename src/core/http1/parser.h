@@ -13,6 +13,7 @@
 
 #include "core/exchange/fields.h"
 #include "core/exchange/head.h"
+#include "core/exchange/request_limits.h"
 
 namespace baton::http1 {
 
@@ -48,13 +49,6 @@ struct request {
   size_t head_length = 0;  // bytes of the head, including the final empty line
 };
 
-struct limits {
-  size_t max_request_line = 8192;
-  size_t max_header_bytes = 32768;  // the whole head
-  size_t max_headers = 100;
-  uint64_t max_body = 0;  // 0: unlimited
-};
-
 // How far a head has been scanned: every byte before `position` is known to
 // hold no unexamined line end. Reset (value-initialise) it for a new request;
 // parse_request resets it itself when it returns complete.
@@ -75,7 +69,7 @@ struct parse_result {
 // calls over a prefix of the same bytes found. `storage` must hold
 // lim.max_headers entries; out.headers points into it on success. The
 // status of an error does not depend on how the bytes were split across calls.
-parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, const limits& lim,
+parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, const exchange::request_limits& lim,
                            header* storage, request& out);
 
 // At most this many empty lines (CRLF) may precede a request-line.

@@ -9,7 +9,6 @@
 #include "core/metrics/stopwatch.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
-#include "core/ws/handshake.h"
 
 namespace baton::http1 {
 namespace {
@@ -53,7 +52,7 @@ exchange::exchange* protocol::request_state::detach() {
 }
 
 protocol::protocol(context& ctx, session::session& s) : context_(ctx), session_(s) {
-  const exchange::proxy_settings& proxy = context_.config.proxy;
+  const exchange::proxy_settings& proxy = context_.http.proxy;
   if (proxy.enabled) {
     exchange::peer_info peer = session_.peer();
     peer_trusted_ = peer.address.empty() ? proxy.trust_unix : proxy.trusted.contains(peer.address);
@@ -131,14 +130,9 @@ void protocol::on_readable() {
 // shared one: an idle connection then owns no input memory at all.
 void protocol::read_into_input() {
   byte_buffer& own = session_.input();
-  session::receive_buffer& shared = session_.context().shared_input;
-  bool use_shared = own.empty() && !shared.lent && !in_process_;
-  byte_buffer& input = use_shared ? shared.bytes : own;
-  if (use_shared) {
-    shared.bytes.clear();
-    shared.lent = true;
-  }
-  size_t want = use_shared ? shared_read_size : own_read_size;
+  session::receive_lease lease = session_.lend_receive_buffer(own, own.empty() && !in_process_);
+  byte_buffer& input = lease.bytes();
+  size_t want = lease.shared() ? shared_read_size : own_read_size;
   char* p = input.prepare(want);
   ssize_t n = session_.io().receive(p, input.writable());
   if (n > 0) {
@@ -148,14 +142,10 @@ void protocol::read_into_input() {
     session_.set_eof();
     if (current_.x != nullptr && current_.body_done) current_.x->mark_client_finished();
   } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-    if (use_shared) shared.lent = false;
     session_.close_now();
     return;
   }
-  if (n < 0 && !session_.eof()) {
-    if (use_shared) shared.lent = false;
-    return;
-  }
+  if (n < 0 && !session_.eof()) return;
   if (in_process_) {
     // Re-entered while an inline app waits for this very request's body:
     // feed it (or fail it, at the end of input); the outer frame resumes
@@ -167,13 +157,9 @@ void protocol::read_into_input() {
   } else {
     process(input);
   }
-  if (use_shared) {
-    // What is left (a partial head, a pipelined request) must outlive the
-    // shared buffer.
-    if (!shared.bytes.empty() && !session_.closed()) own.append(shared.bytes.view());
-    shared.bytes.clear();
-    shared.lent = false;
-  }
+  // What is left (a partial head, a pipelined request) must outlive the
+  // shared buffer.
+  if (!session_.closed()) lease.keep_unread(own);
 }
 
 // Serves every complete request in `input`, in order, as far as it can
@@ -207,7 +193,7 @@ void protocol::process(byte_buffer& input_buffer) {
         continue;
       }
       if (h2c_upgrade(input)) break;
-      if (!offer_websocket()) continue;  // refused
+      if (!offer_upgrade()) continue;  // refused
     }
     if (!current_.body_done) feed_body(*input);
     if (current_.x == nullptr || session_.closed()) continue;  // refused, or closed meanwhile
@@ -242,13 +228,7 @@ bool protocol::prior_knowledge(byte_buffer*& input) {
 // The bytes read after the switch (the client's preface, its first
 // frames) go with the session, out of the loop's shared buffer.
 void protocol::hand_off_to_http2(byte_buffer*& input, std::unique_ptr<session::protocol> next) {
-  byte_buffer& own = session_.input();
-  if (input != &own) {
-    own.append(input->view());
-    input->clear();
-    session_.context().shared_input.lent = false;
-    input = &own;
-  }
+  session_.keep_unread(input);
   handed_off_ = true;
   session_.hand_to(std::move(next));
 }
@@ -316,7 +296,7 @@ void protocol::end_of_input_in_process(bool head_incomplete, const byte_buffer& 
 // Parses the next head from `input`; on success makes it the current exchange.
 parse_status protocol::start_exchange(byte_buffer& input) {
   request parsed;
-  parse_result r = parse_request(input.data(), input.size(), cursor_, context_.config.request_limits,
+  parse_result r = parse_request(input.data(), input.size(), cursor_, context_.http.request_limits,
                                  context_.header_scratch, parsed);
   if (r.status == parse_status::incomplete) return r.status;
   if (r.status == parse_status::error) {
@@ -325,7 +305,7 @@ parse_status protocol::start_exchange(byte_buffer& input) {
   }
   exchange::exchange* x = context_.host.new_exchange();
   x->reset_for(to_head(parsed), input.data(), parsed.head_length, session_.peer(), context_.wire,
-               peer_trusted_ ? &context_.config.proxy : nullptr);
+               peer_trusted_ ? &context_.http.proxy : nullptr);
   input.consume(parsed.head_length);
   x->sink = this;
   current_.x = x;
@@ -353,7 +333,7 @@ void protocol::begin_body(const request& parsed) {
       current_.body_received = 0;
       break;
   }
-  if (!current_.body_done) current_.body_deadline_ms = session_.now_ms() + context_.config.body_read_timeout_ms;
+  if (!current_.body_done) current_.body_deadline_ms = session_.now_ms() + context_.http.body_read_timeout_ms;
 }
 
 // The health path, a static file, or (draining with the listeners open) a
@@ -398,7 +378,7 @@ void protocol::feed_chunked(byte_buffer& input) {
     }
     if (r.state == chunked_decoder::status::data) {
       current_.body_received += r.data_length;
-      uint64_t max_body = context_.config.request_limits.max_body;
+      uint64_t max_body = context_.http.request_limits.max_body;
       if (max_body != 0 && current_.body_received > max_body) {
         body_failed(413, "chunked request body over the size limit");
         return;
@@ -442,27 +422,18 @@ void protocol::body_failed(int status, const char* reason) {
   current_.x->deliver_body_error(status);
 }
 
-// A WebSocket opening, when the app serves them: refused here when it is
-// malformed (RFC 6455 section 4.2.1), else offered to the app with what its
-// 101 needs. False when refused (the exchange is gone).
-bool protocol::offer_websocket() {
-  exchange::exchange* x = current_.x;
-  if (context_.websocket == nullptr || !x->head().upgrade_field) return true;
-  ws::opening o = ws::read_opening(x->head(), context_.websocket->deflate);
-  if (o.result == ws::opening::verdict::not_websocket) return true;
-  if (o.result == ws::opening::verdict::refused) {
-    current_.detach()->release();
-    state_ = state::reading;
-    reject(o.status, o.reason, o.status == 426 ? "sec-websocket-version: 13\r\n" : "");
-    return false;
-  }
-  exchange::upgrade_offer& offer = x->offer_upgrade();
-  offer.wire = context_.websocket_wire;
-  offer.accept = std::move(o.accept);
-  offer.extensions = std::move(o.extensions);
-  offer.deflate = o.deflate.enabled;
-  offer.deflate_window_bits = o.deflate.server_window_bits;
-  return true;
+// A request that asks to switch protocols (a WebSocket opening): the
+// server says whether the switch is offered to the app (the exchange then
+// carries what its 101 needs) or refused as malformed, answered here
+// without the app. False when refused (the exchange is gone).
+bool protocol::offer_upgrade() {
+  if (!current_.x->head().upgrade_field) return true;
+  session::upgrade_verdict v = context_.host.offer_upgrade(*current_.x);
+  if (v.result != session::upgrade_verdict::kind::refused) return true;
+  current_.detach()->release();
+  state_ = state::reading;
+  reject(v.status, v.reason, v.extra_fields);
+  return false;
 }
 
 // The app finished a 101 for the WebSocket on offer and goes on: the
@@ -487,7 +458,7 @@ void protocol::switch_protocols() {
 // on the 1 MiB echo the copies were a quarter of the CPU), the whole window
 // once it reads.
 size_t protocol::body_window_for(const exchange::exchange& x) const {
-  return x.app_reading() ? context_.config.body_window() : context_.config.read_whole_body;
+  return x.app_reading() ? context_.http.exchanges.body_window : context_.config.read_whole_body;
 }
 
 bool protocol::ready_to_dispatch() const {
@@ -502,15 +473,7 @@ bool protocol::ready_to_dispatch() const {
 void protocol::dispatch(byte_buffer*& input) {
   // An inline app may run loop passes while it waits; the shared buffer
   // must be free for them, so what is left moves to the session's own first.
-  byte_buffer& own = session_.input();
-  if (input != &own && !input->empty()) {
-    own.append(input->view());
-    input->clear();
-  }
-  if (input != &own) {
-    session_.context().shared_input.lent = false;
-    input = &own;
-  }
+  session_.keep_unread(input);
   current_.dispatched = true;
   current_.dispatch_ms = session_.now_ms();
   context_.host.submit(current_.x);
@@ -615,7 +578,7 @@ void protocol::on_writable() {
 void protocol::reject(int status, const char* reason, std::string_view extra_fields) {
   log::write(log::level::info, "rejected a request from %s: %s (%d)", session_.peer_for_log(), reason, status);
   metrics::refused(context_.metrics, status);
-  append_simple_response(session_.output().bytes(), status, current_date_line(), "text/plain; charset=utf-8",
+  append_simple_response(session_.output().bytes(), status, util::current_date_line(), "text/plain; charset=utf-8",
                          exchange::status_reason(status), true, false, {extra_fields});
   close_after_flush_ = true;
 }
@@ -638,7 +601,7 @@ void protocol::after_last_answer() {
   }
   if (!close_after_flush_ && context_.draining.load(std::memory_order_relaxed) && session_.input().empty() &&
       drain_close_ms_ == 0) {
-    drain_close_ms_ = session_.now_ms() + context_.config.drain_idle_grace_ms;
+    drain_close_ms_ = session_.now_ms() + context_.http.drain_idle_grace_ms;
   }
   if (close_after_flush_) {
     session_.start_lingering();
@@ -676,9 +639,9 @@ protocol::plan protocol::current_plan() const {
       if (discard_left_ > 0) {
         p.deadline = discard_deadline_ms_;
       } else if (session_.input().empty() && requests_served_ > 0) {
-        p.deadline = head_started_ms_ + s.keep_alive_timeout_ms;
+        p.deadline = head_started_ms_ + context_.http.keep_alive_timeout_ms;
       } else {
-        p.deadline = head_started_ms_ + s.header_read_timeout_ms;
+        p.deadline = head_started_ms_ + context_.http.header_read_timeout_ms;
       }
       if (drain_close_ms_ > 0 && session_.input().empty() && drain_close_ms_ < p.deadline) p.deadline = drain_close_ms_;
       break;
@@ -688,10 +651,11 @@ protocol::plan protocol::current_plan() const {
         if (p.read) p.deadline = current_.body_deadline_ms;
       } else {
         p.read = !close_after_flush_ && session_.input().size() < s.read_ahead;
-        // A WebSocket opening waits for its app's accept (or refusal) this long.
-        if (context_.websocket != nullptr && current_.x->upgrade().websocket() && current_.dispatched &&
-            !current_.response_started && context_.websocket->handshake_timeout_ms > 0) {
-          p.deadline = current_.dispatch_ms + context_.websocket->handshake_timeout_ms;
+        // An offered switch (a WebSocket opening) waits for its app's
+        // accept (or refusal) this long.
+        if (current_.x->upgrade().websocket() && current_.dispatched && !current_.response_started) {
+          int timeout = context_.host.upgrade_answer_timeout_ms();
+          if (timeout > 0) p.deadline = current_.dispatch_ms + timeout;
         }
       }
       break;
@@ -748,7 +712,7 @@ void protocol::abandon_app(int64_t) {
   x->cancel();
   x->release();
   state_ = state::reading;
-  append_simple_response(session_.output().bytes(), 504, current_date_line(), "text/plain; charset=utf-8",
+  append_simple_response(session_.output().bytes(), 504, util::current_date_line(), "text/plain; charset=utf-8",
                          exchange::status_reason(504), true, head_only);
   close_after_flush_ = true;
   flush_output();
@@ -761,7 +725,7 @@ void protocol::abandon_app(int64_t) {
 // closes.
 void protocol::drain() {
   if (state_ == state::reading && current_.x == nullptr && session_.input().empty() && !session_.write_blocked()) {
-    drain_close_ms_ = session_.now_ms() + context_.config.drain_idle_grace_ms;
+    drain_close_ms_ = session_.now_ms() + context_.http.drain_idle_grace_ms;
   }
 }
 

@@ -15,10 +15,12 @@
 //            pipelined next request wait in the session's input.
 // When the last answer is out the session lingers (its own state). An
 // answered 101 (the app switched protocols) hands the session on, with the
-// bytes read after the request and the output still queued. A WebSocket
-// opening is checked here (a malformed one is refused without the app) and
-// offered to the app; its 101 hands the session, and the exchange with it,
-// to the WebSocket protocol while the app goes on.
+// bytes read after the request and the output still queued. A request
+// that asks to switch (a WebSocket opening) is put to the server
+// (session::protocol_host::offer_upgrade), which offers it to the app or
+// refuses it, answered here without the app; the app's 101 hands the
+// session, and the exchange with it, to the protocol the server names
+// while the app goes on. HTTP/1 knows no other protocol by name.
 #pragma once
 
 #include <atomic>
@@ -31,8 +33,8 @@
 #include "core/http1/encoder.h"
 #include "core/http1/parser.h"
 #include "core/metrics/record.h"
+#include "core/session/protocol_host.h"
 #include "core/session/session.h"
-#include "core/ws/protocol.h"
 
 namespace baton::local {
 class local_routes;
@@ -40,14 +42,9 @@ class local_routes;
 
 namespace baton::http1 {
 
+// What only HTTP/1 keeps; the limits every protocol keeps are the
+// session's (session::http_settings).
 struct settings {
-  limits request_limits;
-  int keep_alive_timeout_ms = 5000;
-  int header_read_timeout_ms = 10000;
-  int body_read_timeout_ms = 60000;  // the whole body, not per read
-  // A drain gives an idle keep-alive connection this long to send the
-  // request that may already be on its way.
-  int drain_idle_grace_ms = 1000;
   // A body up to this size is read whole before the app runs; of a larger
   // one no more than this is read before the app asks for it, and then it
   // flows through the exchange's window while the app reads it.
@@ -57,49 +54,12 @@ struct settings {
   size_t output_high_water = 1u << 20;
   // Pipelined bytes read ahead while a request is in flight.
   size_t read_ahead = size_t{64} * 1024;
-  exchange::exchange_settings exchanges;
-  exchange::proxy_settings proxy;
-  size_t body_window() const { return exchanges.body_window; }
-};
-
-// What an HTTP/1 connection needs from the server that owns it.
-class exchange_host {
- public:
-  // A fresh exchange for a request (one reference: the caller's).
-  virtual exchange::exchange* new_exchange() = 0;
-  // Hands an exchange to the application (runs it now, or queues it).
-  virtual void submit(exchange::exchange* x) = 0;
-  // A response is complete (its app side is done, or the core answered it);
-  // called before the protocol lets go of `x`.
-  virtual void request_done(exchange::exchange* x) { (void)x; }
-  // A 101 went out for `x`: the protocol the session continues with, or
-  // null to close the connection instead.
-  virtual std::unique_ptr<session::protocol> upgrade(session::session& s, exchange::exchange& x) {
-    (void)s;
-    (void)x;
-    return nullptr;
-  }
-  // The connection began with HTTP/2's preface (h2c with prior knowledge):
-  // the protocol it goes on in, or null when HTTP/2 is not served.
-  virtual std::unique_ptr<session::protocol> http2_for(session::session& s) {
-    (void)s;
-    return nullptr;
-  }
-  // A request asked for h2c by `Upgrade` (RFC 7540 3.2): the protocol that
-  // answers it as stream 1 after the 101 (`settings`: its HTTP2-Settings
-  // decoded), or null when HTTP/2 is not served (it is answered as HTTP/1.1).
-  virtual std::unique_ptr<session::protocol> http2_upgrade(session::session& /*s*/, std::string_view /*settings*/,
-                                                           const exchange::request_head& /*h*/) {
-    return nullptr;
-  }
-
- protected:
-  ~exchange_host() = default;
 };
 
 struct context {
+  const session::http_settings& http;
   const settings& config;
-  exchange_host& host;
+  session::protocol_host& host;
   header* header_scratch;  // request_limits.max_headers entries, for the parser
   std::atomic<bool>& draining;
   const encoder& wire;
@@ -107,10 +67,6 @@ struct context {
   const bool* refusing = nullptr;  // draining with the listeners open: new requests get 503
   bool timing = false;             // exchanges record when they started (the access log, the metrics)
   metrics::thread_block* metrics = nullptr;  // this loop's counts (null: metrics off)
-  // WebSocket openings are offered to the app (null: they reach it as plain
-  // requests), their 101s framed for messages by `websocket_wire`.
-  const ws::settings* websocket = nullptr;
-  const exchange::message_wire* websocket_wire = nullptr;
 };
 
 class protocol final : public session::protocol, public exchange::exchange_sink {
@@ -180,7 +136,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   bool answer_locally();
   void advance();
   void reject(int status, const char* reason, std::string_view extra_fields = {});
-  bool offer_websocket();
+  bool offer_upgrade();
   void switch_protocols();
   void flush_output();
   void after_last_answer();

@@ -127,13 +127,6 @@ struct callbacks {
 
 namespace {
 
-// A field for nghttp2, which copies what it points to when it is submitted.
-nghttp2_nv name_value(std::string_view name, std::string_view value) {
-  return {reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),
-          reinterpret_cast<uint8_t*>(const_cast<char*>(value.data())), name.size(), value.size(),
-          NGHTTP2_NV_FLAG_NONE};
-}
-
 // One set of callbacks and options for every session of the process.
 struct shared_setup {
   nghttp2_session_callbacks* calls = nullptr;
@@ -254,19 +247,20 @@ bool protocol::start_upgraded_stream() {
 
 void protocol::on_readable() {
   if (h2_ == nullptr || closing_) return;
-  session::receive_buffer& shared = session_.context().shared_input;
-  bool use_shared = !shared.lent;
-  byte_buffer own;
-  byte_buffer& buffer = use_shared ? shared.bytes : own;
-  buffer.clear();
-  if (use_shared) shared.lent = true;
-  char* p = buffer.prepare(read_size);
-  ssize_t n = session_.io().receive(p, read_size);
+  byte_buffer own;  // the shared one is lent (an inline app waits): this read's own
+  ssize_t n = 0;
+  ssize_t used = 0;
+  {
+    session::receive_lease lease = session_.lend_receive_buffer(own);
+    char* p = lease.bytes().prepare(read_size);
+    n = session_.io().receive(p, read_size);
+    if (n > 0) {
+      in_receive_ = true;
+      used = nghttp2_session_mem_recv(h2_, reinterpret_cast<const uint8_t*>(p), static_cast<size_t>(n));
+      in_receive_ = false;
+    }
+  }
   if (n > 0) {
-    in_receive_ = true;
-    ssize_t used = nghttp2_session_mem_recv(h2_, reinterpret_cast<const uint8_t*>(p), static_cast<size_t>(n));
-    in_receive_ = false;
-    if (use_shared) shared.lent = false;
     if (used < 0) {
       log::write(log::level::info, "HTTP/2 connection from %s: %s", session_.peer_for_log(),
                  nghttp2_strerror(static_cast<int>(used)));
@@ -275,7 +269,6 @@ void protocol::on_readable() {
     after_read();
     return;
   }
-  if (use_shared) shared.lent = false;
   if (n == 0) {
     session_.set_eof();
     // The client will send nothing more: streams in flight are answered, then the connection closes.
@@ -673,7 +666,7 @@ void protocol::give_back_window(stream& s) {
 }
 
 // Moves the exchange's output to the stream; submits the response's
-// HEADERS once its head record is whole, and wakes a deferred DATA.
+// HEADERS once its head is committed, and wakes a deferred DATA.
 void protocol::take_output(stream& s) {
   if (s.x == nullptr) return;
   s.x->take_output(s.pending);
@@ -683,32 +676,17 @@ void protocol::take_output(stream& s) {
     return;
   }
   if (!s.head_sent) {
-    // The head record is at the front, whole (the app side writes it in one go).
-    if (s.pending.buffered_bytes() < 4) return;
-    char prefix[4];
-    copy_sink take_prefix(prefix, 4);
-    s.pending.flush(take_prefix);
-    std::string record(prefix, 4);
-    record.resize(record_length(prefix));
-    copy_sink rest(record.data() + 4, record.size() - 4);
-    s.pending.flush(rest);
-    head_record head;
-    if (rest.filled() != record.size() - 4 || !read_record(record, head)) {
-      log::write(log::level::error, "HTTP/2 stream %d: the response head could not be read back", s.id);
-      reset_stream(s, NGHTTP2_INTERNAL_ERROR);
-      return;
-    }
-    std::vector<nghttp2_nv> nva;
-    nva.reserve(head.fields.size() + 1);
-    char status[4];
-    std::snprintf(status, sizeof status, "%03d", head.status);
-    nva.push_back(name_value(":status", {status, 3}));
-    for (const head_record::field& f : head.fields) nva.push_back(name_value(f.name, f.value));
+    // The head goes out as soon as the app side has committed it, as data:
+    // encoded here, on the loop thread, and copied by nghttp2.
+    if (!s.x->head_ready()) return;
+    const exchange::response_state& r = s.x->response_head();
+    encode(r, context_.response_wire.server(), head_scratch_);
     nghttp2_data_provider body{};
     body.read_callback = callbacks::read_body;
     s.head_sent = true;
-    nghttp2_submit_response(h2_, s.id, nva.data(), nva.size(), head.no_body ? nullptr : &body);
-    if (head.no_body) s.pending.clear();
+    nghttp2_submit_response(h2_, s.id, head_scratch_.fields.data(), head_scratch_.fields.size(),
+                            r.no_body ? nullptr : &body);
+    if (r.no_body) s.pending.clear();
   } else if (s.deferred) {
     s.deferred = false;
     nghttp2_session_resume_data(h2_, s.id);

@@ -1,7 +1,7 @@
 // HTTP/2 on a session, with nghttp2 doing the framing, HPACK and the
 // protocol's rules. Each stream is an exchange: its HEADERS become the
 // exchange's request head, its DATA the exchange's body, and the exchange's
-// output (the head record http2::wire wrote, then the body) becomes the
+// response (its head as data, then the body's bytes) becomes the
 // stream's HEADERS and DATA. Streams of one connection run concurrently
 // (the pool's threads for WSGI, tasks for ASGI).
 //
@@ -50,9 +50,10 @@
 #include <vector>
 
 #include "core/exchange/exchange.h"
-#include "core/http1/protocol.h"
 #include "core/http2/request_head.h"
-#include "core/http2/wire.h"
+#include "core/metrics/record.h"
+#include "core/http2/response_head.h"
+#include "core/session/protocol_host.h"
 #include "core/session/session.h"
 
 namespace baton::local {
@@ -85,10 +86,10 @@ struct settings {
 
 struct context {
   const settings& config;
-  const http1::settings& http;  // timeouts, request limits, exchange settings, proxy
-  http1::exchange_host& host;
+  const session::http_settings& http;  // timeouts, request limits, exchange settings, proxy
+  session::protocol_host& host;
   std::atomic<bool>& draining;
-  const http2::wire& response_wire;
+  const http2::framing& response_wire;
   const local::local_routes* local = nullptr;
   const bool* refusing = nullptr;
   bool timing = false;
@@ -189,6 +190,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   int32_t highest_stream_id_ = -1;  // the highest the client opened (-1: none; +2 is then 1)
   std::vector<std::pair<int32_t, int32_t>> skipped_;  // ids the client jumped over
   head_limits head_limits_;
+  encoded_head head_scratch_;  // a response head's name-value pairs while it is submitted
   bool peer_trusted_ = false;
   bool draining_ = false;
   bool closing_ = false;  // nghttp2 is done or failed: what is queued goes out, then the session ends

@@ -1,6 +1,6 @@
 #include "core/http2/request_head.h"
 
-#include "core/http1/host.h"
+#include "core/exchange/authority.h"
 #include "core/util/text.h"
 
 namespace baton::http2 {
@@ -97,11 +97,11 @@ const char* request_head::refusal(const head_limits& limits, int& status) const 
   // RFC 9110 4.2.4: userinfo in an http(s) URI is an error (as it is in an
   // HTTP/1.1 absolute-form target): no app should see credentials there.
   if (authority.find('@') != std::string_view::npos) return "userinfo in :authority";
-  http1::host_and_port parts;
-  if (!http1::parse_host_and_port(authority, parts)) return "an invalid :authority";
+  exchange::host_and_port parts;
+  if (!exchange::parse_host_and_port(authority, parts)) return "an invalid :authority";
   if (host_ >= 0) {
     std::string_view host = value_of(host_);
-    if (authority_ < 0 && !http1::parse_host_and_port(host, parts)) return "an invalid host field";
+    if (authority_ < 0 && !exchange::parse_host_and_port(host, parts)) return "an invalid host field";
     // RFC 9113 8.3.1: a host naming another origin than :authority is
     // malformed; the app would otherwise see whichever the server picked.
     if (authority_ >= 0 && !util::equals_ignore_case(host, authority)) return ":authority and host disagree";

@@ -66,7 +66,7 @@ struct client {
 }  // namespace
 
 std::string answer(std::string_view head, const region& r, const build_info& info) {
-  http1::limits lim;
+  exchange::request_limits lim;
   lim.max_request_line = 2048;
   lim.max_header_bytes = max_head;
   lim.max_headers = 32;

@@ -36,27 +36,23 @@ constexpr size_t max_free_exchanges = 1024;
 
 server::server(const server_config& config, std::vector<int> listeners)
     : config_(config),
-      header_scratch_(config.http1.request_limits.max_headers),
+      header_scratch_(config.requests.request_limits.max_headers),
       wire_(config.server_header),
       session_context_{loop_, config_.session, *this, shared_input_, &output_spares_},
-      http1_context_{config_.http1, *this,       header_scratch_.data(),
+      http1_context_{config_.requests, config_.http1, *this, header_scratch_.data(),
                      draining_,     wire_,       config.local,
                      &refusing_,    (config.access != nullptr && config.access->times_requests()) ||
                                         config.metrics != nullptr},
       h2_wire_(config.server_header),
-      h2_context_{config_.http2, config_.http1, *this, draining_, h2_wire_, config.local, &refusing_,
+      h2_context_{config_.http2, config_.requests, *this, draining_, h2_wire_, config.local, &refusing_,
                   (config.access != nullptr && config.access->times_requests()) || config.metrics != nullptr,
                   config_.session.write_timeout_ms},
       ws_wire_(config_.websocket.deflate),
       ws_context_{config_.websocket, *this, inflater_} {
-  config_.http1.exchanges.stopping = &draining_;
+  config_.requests.exchanges.stopping = &draining_;
   if (http1_context_.timing) metrics::stopwatch::calibrate();
   http1_context_.metrics = config_.metrics;
   h2_context_.metrics = config_.metrics;
-  if (config_.websocket.enabled) {
-    http1_context_.websocket = &config_.websocket;
-    http1_context_.websocket_wire = &ws_wire_;
-  }
   listeners_ = std::vector<listener_watch>(listeners.size());
   for (size_t i = 0; i < listeners.size(); ++i) {
     int fd = listeners[i];
@@ -258,6 +254,17 @@ void server::request_done(exchange::exchange* x) {
   count_request();
 }
 
+// An HTTP/1.1 request with an Upgrade field: a WebSocket opening, when the
+// app serves them.
+session::upgrade_verdict server::offer_upgrade(exchange::exchange& x) {
+  if (!config_.websocket.enabled) return {};
+  return ws::offer_opening(x, config_.websocket, ws_wire_);
+}
+
+int server::upgrade_answer_timeout_ms() const {
+  return config_.websocket.enabled ? config_.websocket.handshake_timeout_ms : 0;
+}
+
 // A 101 the app finished for a WebSocket: the session goes on as one.
 std::unique_ptr<session::protocol> server::upgrade(session::session& s, exchange::exchange& x) {
   if (!x.upgrade().websocket() || !x.switched()) return nullptr;
@@ -378,8 +385,8 @@ void server::accept_from(listener_watch& l) {
         c->start(std::make_unique<http2::protocol>(h2_context_, *c));
       } else if (c->tls() != nullptr) {
         session::handshake_host& host = *this;
-        c->start(std::make_unique<session::tls_handshake>(*c, *c->tls(), host, config_.http1.header_read_timeout_ms,
-                                                          config_.http1.drain_idle_grace_ms));
+        c->start(std::make_unique<session::tls_handshake>(*c, *c->tls(), host, config_.requests.header_read_timeout_ms,
+                                                          config_.requests.drain_idle_grace_ms));
       } else {
         c->start(std::make_unique<http1::protocol>(http1_context_, *c));
       }
@@ -453,7 +460,7 @@ exchange::exchange* server::new_exchange() {
     return x;
   }
   ++exchanges_allocated_;
-  return new exchange::exchange(*this, loop_, config_.http1.exchanges);
+  return new exchange::exchange(*this, loop_, config_.requests.exchanges);
 }
 
 void server::recycle(exchange::exchange* x) {

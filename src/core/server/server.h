@@ -35,7 +35,7 @@
 #include "core/http1/encoder.h"
 #include "core/http1/protocol.h"
 #include "core/http2/protocol.h"
-#include "core/http2/wire.h"
+#include "core/http2/response_head.h"
 #include "core/local/local_routes.h"
 #include "core/loop/event_loop.h"
 #include "core/metrics/record.h"
@@ -53,6 +53,7 @@ namespace baton::server {
 enum class http_versions : uint8_t { automatic, http1_only, http2_only };
 
 struct server_config {
+  session::http_settings requests;  // every protocol's request limits and timeouts
   http1::settings http1;
   http2::settings http2;
   http_versions http = http_versions::automatic;
@@ -96,7 +97,7 @@ const char* stop_reason_name(stop_reason r);
 class server final : private loop::io_handler,
                      private loop::inbox_handler,
                      private session::session_host,
-                     private http1::exchange_host,
+                     private session::protocol_host,
                      private ws::host,
                      private session::handshake_host,
                      private exchange::exchange_owner {
@@ -205,6 +206,8 @@ class server final : private loop::io_handler,
   void exchange_news(exchange::exchange* x) override;
   void recycle(exchange::exchange* x) override;
   void request_done(exchange::exchange* x) override;
+  session::upgrade_verdict offer_upgrade(exchange::exchange& x) override;
+  int upgrade_answer_timeout_ms() const override;
   std::unique_ptr<session::protocol> upgrade(session::session& s, exchange::exchange& x) override;
   void websocket_closed(exchange::exchange& x, const ws::closed_record& r) override;
   std::unique_ptr<session::protocol> after_handshake(session::session& s, const net::tls_facts& facts) override;
@@ -251,7 +254,7 @@ class server final : private loop::io_handler,
   http1::encoder wire_;
   session::session_context session_context_;
   http1::context http1_context_;
-  http2::wire h2_wire_;
+  http2::framing h2_wire_;
   http2::context h2_context_;
   ws::inflater inflater_;  // the loop's: every WebSocket session's decompressor
   ws::wire ws_wire_;

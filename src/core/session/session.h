@@ -32,6 +32,7 @@
 #include "core/net/output_queue.h"
 #include "core/net/tls.h"
 #include "core/net/transport.h"
+#include "core/session/receive_buffer.h"
 #include "core/util/byte_buffer.h"
 
 namespace baton::session {
@@ -54,12 +55,6 @@ class session_host {
 
  protected:
   ~session_host() = default;
-};
-
-// The loop's shared receive buffer, lent to one session at a time.
-struct receive_buffer {
-  byte_buffer bytes;
-  bool lent = false;
 };
 
 struct session_context {
@@ -137,6 +132,18 @@ class session final : public loop::io_handler, public loop::timer_handler {
   int64_t now_ms() const { return context_.loop.now_ms(); }
   // Bytes that must wait for the protocol (it appends and consumes).
   byte_buffer& input() { return in_; }
+  // One read's buffer: the loop's shared one when `may_share` and no other
+  // read holds it, else `fallback` (receive_buffer.h). Given back when the
+  // lease ends, or by keep_unread().
+  receive_lease lend_receive_buffer(byte_buffer& fallback, bool may_share = true) {
+    return receive_lease(context_.shared_input, fallback, may_share, lease_);
+  }
+  // When `input` is the shared buffer this session's read holds, what is
+  // left of it moves into input() and the buffer goes back; `input` then
+  // points at input(). Before the app runs, and before a handoff.
+  void keep_unread(byte_buffer*& input) {
+    if (lease_ != nullptr && lease_->shared() && input == &lease_->bytes()) input = &lease_->keep_unread(in_);
+  }
   net::output_queue& output() { return out_; }
   bool eof() const { return eof_; }
   void set_eof() { eof_ = true; }
@@ -193,6 +200,7 @@ class session final : public loop::io_handler, public loop::timer_handler {
   state state_ = state::open;
   uint32_t interest_ = 0;
   byte_buffer in_;
+  receive_lease* lease_ = nullptr;  // the innermost read's lease, while one is under way
   net::output_queue out_;
   bool eof_ = false;
   bool write_blocked_ = false;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/util/log.h"
+#include "core/ws/handshake.h"
 
 namespace baton::ws {
 namespace {
@@ -65,28 +66,25 @@ void protocol::on_readable() {
     feed_held();
     if (x_ != nullptr && x_->reading_paused()) return;
   }
-  session::receive_buffer& shared = session_.context().shared_input;
-  bool use_shared = !shared.lent;
   byte_buffer own;  // the shared one is lent (an inline app waits): this read's own
-  byte_buffer& buffer = use_shared ? shared.bytes : own;
-  if (use_shared) {
-    shared.bytes.clear();
-    shared.lent = true;
+  ssize_t n = 0;
+  int saved = 0;
+  {
+    session::receive_lease lease = session_.lend_receive_buffer(own);
+    byte_buffer& buffer = lease.bytes();
+    char* p = buffer.prepare(read_size);
+    n = session_.io().receive(p, buffer.writable());
+    saved = errno;
+    if (n > 0) {
+      buffer.commit(static_cast<size_t>(n));
+      bytes_in_ += static_cast<uint64_t>(n);
+      // A client that is sending is alive: its pong may wait behind a frame
+      // it has not finished (a control frame cannot interrupt one), so the
+      // ping timeout measures its silence.
+      if (pong_deadline_ms_ != INT64_MAX) pong_deadline_ms_ = session_.now_ms() + context_.config.ping_timeout_ms;
+      feed(buffer.data(), buffer.size());
+    }
   }
-  char* p = buffer.prepare(read_size);
-  ssize_t n = session_.io().receive(p, buffer.writable());
-  int saved = errno;
-  if (n > 0) {
-    buffer.commit(static_cast<size_t>(n));
-    bytes_in_ += static_cast<uint64_t>(n);
-    // A client that is sending is alive: its pong may wait behind a frame
-    // it has not finished (a control frame cannot interrupt one), so the
-    // ping timeout measures its silence.
-    if (pong_deadline_ms_ != INT64_MAX) pong_deadline_ms_ = session_.now_ms() + context_.config.ping_timeout_ms;
-    feed(buffer.data(), buffer.size());
-  }
-  buffer.clear();
-  if (use_shared) shared.lent = false;
   if (n == 0 || (n < 0 && saved != EAGAIN && saved != EWOULDBLOCK && saved != EINTR)) {
     // The client went without finishing a close handshake.
     if (state_ != state::ended) {
@@ -367,6 +365,28 @@ void wire::write_message(exchange::message_kind kind, const char* data, size_t l
     }
   }
   append_frame(out, op, true, false, data, length);
+}
+
+session::upgrade_verdict offer_opening(exchange::exchange& x, const settings& config,
+                                       const exchange::message_wire& wire) {
+  session::upgrade_verdict v;
+  opening o = read_opening(x.head(), config.deflate);
+  if (o.result == opening::verdict::not_websocket) return v;
+  if (o.result == opening::verdict::refused) {
+    v.result = session::upgrade_verdict::kind::refused;
+    v.status = o.status;
+    v.reason = o.reason;
+    if (o.status == 426) v.extra_fields = "sec-websocket-version: 13\r\n";
+    return v;
+  }
+  exchange::upgrade_offer& offer = x.offer_upgrade();
+  offer.wire = &wire;
+  offer.accept = std::move(o.accept);
+  offer.extensions = std::move(o.extensions);
+  offer.deflate = o.deflate.enabled;
+  offer.deflate_window_bits = o.deflate.server_window_bits;
+  v.result = session::upgrade_verdict::kind::offered;
+  return v;
 }
 
 }  // namespace baton::ws

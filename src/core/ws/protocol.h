@@ -30,6 +30,7 @@
 #include <cstdint>
 
 #include "core/exchange/exchange.h"
+#include "core/session/protocol_host.h"
 #include "core/session/session.h"
 #include "core/ws/deflate.h"
 #include "core/ws/message.h"
@@ -158,5 +159,12 @@ class wire final : public exchange::message_wire {
  private:
   const deflate_settings& deflate_;
 };
+
+// A request that asks to switch to WebSocket: refused when the opening is
+// malformed (RFC 6455 section 4.2.1), else offered to its app with what
+// its 101 needs (the accept key, the extensions agreed, the wire its
+// messages go out in). Not offered when it asks for another protocol.
+session::upgrade_verdict offer_opening(exchange::exchange& x, const settings& config,
+                                       const exchange::message_wire& wire);
 
 }  // namespace baton::ws

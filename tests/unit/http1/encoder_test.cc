@@ -16,12 +16,12 @@ using namespace std::string_view_literals;
 namespace h = baton::http1;
 
 TEST(DateCache, FormatsEpochAsImfFixdateLine) {
-  h::date_cache dates;
+  baton::util::date_cache dates;
   EXPECT_EQ(dates.line(0), "date: Thu, 01 Jan 1970 00:00:00 GMT\r\n");
 }
 
 TEST(DateCache, FormatsKnownInstantsAsImfFixdateLines) {
-  h::date_cache dates;
+  baton::util::date_cache dates;
   EXPECT_EQ(dates.line(784111777), "date: Sun, 06 Nov 1994 08:49:37 GMT\r\n");  // RFC 9110's example
   EXPECT_EQ(dates.line(951782400), "date: Tue, 29 Feb 2000 00:00:00 GMT\r\n");
   EXPECT_EQ(dates.line(1700000000), "date: Tue, 14 Nov 2023 22:13:20 GMT\r\n");
@@ -29,7 +29,7 @@ TEST(DateCache, FormatsKnownInstantsAsImfFixdateLines) {
 }
 
 TEST(DateCache, LineChangesOnlyWhenTheSecondChanges) {
-  h::date_cache dates;
+  baton::util::date_cache dates;
   std::string first(dates.line(1700000000));
   std::string_view again = dates.line(1700000000);
   EXPECT_EQ(again, first);
@@ -41,7 +41,7 @@ TEST(DateCache, LineChangesOnlyWhenTheSecondChanges) {
 }
 
 TEST(DateCache, SameSecondReturnsTheSameFormattedBytes) {
-  h::date_cache dates;
+  baton::util::date_cache dates;
   std::string_view a = dates.line(1234567890);
   std::string_view b = dates.line(1234567890);
   EXPECT_EQ(a.data(), b.data());

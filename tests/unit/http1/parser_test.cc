@@ -87,7 +87,7 @@ struct outcome {
 // Feeds `input` growing through the lengths in `cuts` (ascending, each below
 // input.size()) and finally its whole length, keeping one `scanned` across
 // calls; stops at the first result that is not `incomplete`.
-outcome feed(std::string_view input, const std::vector<size_t>& cuts, const h::limits& lim) {
+outcome feed(std::string_view input, const std::vector<size_t>& cuts, const baton::exchange::request_limits& lim) {
   exact_bytes bytes(input);
   std::vector<h::header> storage(lim.max_headers + 1);
   h::request req;
@@ -140,11 +140,11 @@ outcome feed(std::string_view input, const std::vector<size_t>& cuts, const h::l
   return o;
 }
 
-h::limits default_limits() { return h::limits{}; }
+baton::exchange::request_limits default_limits() { return baton::exchange::request_limits{}; }
 
 // Parses whole, byte by byte and at 50 random split points; reports any
 // disagreement and returns the whole-input outcome.
-outcome parse_everywhere(std::string_view input, const h::limits& lim = default_limits()) {
+outcome parse_everywhere(std::string_view input, const baton::exchange::request_limits& lim = default_limits()) {
   outcome whole = feed(input, {}, lim);
   std::string expected = whole.describe();
 
@@ -177,7 +177,7 @@ outcome parse_everywhere(std::string_view input, const h::limits& lim = default_
 }
 
 ::testing::AssertionResult rejects(std::string_view input, int http_status,
-                                   const h::limits& lim = default_limits()) {
+                                   const baton::exchange::request_limits& lim = default_limits()) {
   outcome o = parse_everywhere(input, lim);
   if (o.status == h::parse_status::error && o.http_status == http_status) {
     return ::testing::AssertionSuccess();
@@ -186,7 +186,7 @@ outcome parse_everywhere(std::string_view input, const h::limits& lim = default_
                                        << " (" << o.reason << ") for: " << printable(input);
 }
 
-::testing::AssertionResult accepts(std::string_view input, const h::limits& lim = default_limits()) {
+::testing::AssertionResult accepts(std::string_view input, const baton::exchange::request_limits& lim = default_limits()) {
   outcome o = parse_everywhere(input, lim);
   if (o.status == h::parse_status::complete) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "expected complete, got " << o.describe() << " (" << o.reason
@@ -382,7 +382,7 @@ TEST(Parser, OverriddenHostValueIsAViewIntoTheTarget) {
   std::vector<h::header> storage(100);
   h::request req;
   h::parse_cursor scanned;
-  h::parse_result r = h::parse_request(raw.data(), raw.size(), scanned, h::limits{}, storage.data(), req);
+  h::parse_result r = h::parse_request(raw.data(), raw.size(), scanned, baton::exchange::request_limits{}, storage.data(), req);
   ASSERT_EQ(r.status, h::parse_status::complete) << r.reason;
   ASSERT_EQ(req.header_count, 1u);
   std::string_view value = req.headers[0].value;
@@ -583,7 +583,7 @@ TEST(Parser, PipelinedRequestCompletesAtFirstHeadLength) {
   std::vector<h::header> storage(100);
   h::request req;
   h::parse_cursor scanned;
-  h::limits lim;
+  baton::exchange::request_limits lim;
   h::parse_result r = h::parse_request(both.data(), both.size(), scanned, lim, storage.data(), req);
   ASSERT_EQ(r.status, h::parse_status::complete);
   ASSERT_EQ(req.head_length, req1.size());
@@ -609,7 +609,7 @@ TEST(Parser, ScanIsResumableAndResetsOnComplete) {
   exact_bytes bytes(req);
   std::vector<h::header> storage(100);
   h::request out;
-  h::limits lim;
+  baton::exchange::request_limits lim;
   h::parse_cursor scanned;
   size_t previous = 0;
   for (size_t len = 1; len < req.size(); ++len) {
@@ -854,8 +854,8 @@ TEST(Parser, RejectsExpectationOtherThan100ContinueWith417) {
 // ---------------------------------------------------------------------------
 // Limits.
 
-h::limits small_limits() {
-  h::limits lim;
+baton::exchange::request_limits small_limits() {
+  baton::exchange::request_limits lim;
   lim.max_request_line = 64;
   lim.max_header_bytes = 256;
   lim.max_headers = 4;
@@ -887,20 +887,20 @@ TEST(Parser, HeadOverLimitGives431WhenComplete) {
 }
 
 TEST(Parser, MoreThanMaxHeadersFieldsGives431) {
-  h::limits lim = small_limits();
+  baton::exchange::request_limits lim = small_limits();
   EXPECT_TRUE(accepts(get_with("A: 1\r\nB: 2\r\nC: 3\r\n"), lim));  // Host + 3 = 4
   EXPECT_TRUE(rejects(get_with("A: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n"), 431, lim));
 }
 
 TEST(Parser, ContentLengthOverMaxBodyGives413) {
-  h::limits lim;
+  baton::exchange::request_limits lim;
   lim.max_body = 10;
   EXPECT_TRUE(rejects("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n", 413, lim));
   EXPECT_TRUE(accepts("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n", lim));
 }
 
 TEST(Parser, MaxBodyZeroMeansUnlimited) {
-  h::limits lim;
+  baton::exchange::request_limits lim;
   lim.max_body = 0;
   outcome o = parse_everywhere("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 999999999999999999\r\n\r\n", lim);
   ASSERT_EQ(o.status, h::parse_status::complete) << o.reason;
@@ -928,7 +928,7 @@ TEST(Parser, BareLfAfterOverlongHeadGetsOneStatusAtEverySplit) {
 // peer sending nothing but CRLF must eventually be refused rather than
 // buffered for ever.
 TEST(Parser, UnboundedLeadingEmptyLinesAreRefused) {
-  h::limits lim = small_limits();
+  baton::exchange::request_limits lim = small_limits();
   std::string crlfs;
   for (size_t i = 0; i < lim.max_header_bytes * 4; ++i) crlfs += "\r\n";
   std::vector<h::header> storage(lim.max_headers);

@@ -35,24 +35,28 @@ struct counting_waker final : x::app_waker {
 
 // Plays the server: makes exchanges (recycling them, as the server does)
 // and collects what the protocol hands to the application.
-struct test_host final : h::exchange_host, x::exchange_owner, baton::session::session_host {
+struct test_host final : baton::session::protocol_host, x::exchange_owner, baton::session::session_host {
   test_host() : scratch(settings.request_limits.max_headers) {
     settings.keep_alive_timeout_ms = 60000;
     settings.header_read_timeout_ms = 60000;
   }
 
   baton::loop::event_loop loop;
-  h::settings settings;
+  baton::session::http_settings settings;
+  h::settings http1_settings;
   baton::session::session_settings session_settings;
   baton::session::receive_buffer shared;
   std::vector<h::header> scratch;
   std::atomic<bool> draining{false};
   h::encoder wire{"baton"};
   baton::session::session_context session_context{loop, session_settings, *this, shared};
-  h::context context{settings, *this, scratch.data(), draining, wire};
+  h::context context{settings, http1_settings, *this, scratch.data(), draining, wire};
   std::vector<std::unique_ptr<x::exchange>> owned;
   std::vector<x::exchange*> free_list;
   std::vector<x::exchange*> submitted;
+  // Whether the loop's receive buffer was lent as each app began (an inline
+  // app's waits run other sessions' reads, which need it).
+  std::vector<bool> lent_when_submitted;
   int closed_count = 0;
   int recycled = 0;
 
@@ -66,6 +70,7 @@ struct test_host final : h::exchange_host, x::exchange_owner, baton::session::se
     return owned.back().get();
   }
   void submit(x::exchange* s) override {
+    lent_when_submitted.push_back(shared.lent);
     s->attach_app();
     s->set_direct(true);
     submitted.push_back(s);
@@ -178,6 +183,28 @@ TEST_F(connection_fixture, AnAbsoluteFormAuthorityIsCopiedWithTheHead) {
   EXPECT_EQ(s->head().authority, "evil.example");
   EXPECT_EQ(s->head().fields[0].value, "evil.example");
   EXPECT_EQ(s->head().path, "/abs");
+}
+
+// Every way a read ends gives the loop's receive buffer back: were one to
+// keep it, every session of the loop would read into buffers of its own.
+TEST_F(connection_fixture, TheLoopsReceiveBufferIsGivenBackHoweverAReadEnds) {
+  open();
+  send("GET / HTTP/1.1\r\nHo");  // a partial head, kept in the session's own buffer
+  EXPECT_FALSE(host.shared.lent);
+  EXPECT_EQ(conn->input().view(), "GET / HTTP/1.1\r\nHo");
+  send("st: t\r\n\r\nGET /next HTTP/1.1\r\nHost: t\r\n\r\n");  // dispatched, a pipelined one left
+  EXPECT_FALSE(host.shared.lent);
+  ASSERT_EQ(host.submitted.size(), 1u);
+  host.answer(last(), "a");
+  ASSERT_EQ(host.submitted.size(), 2u);
+  host.answer(last(), "b");
+  send("GET / HTTP/1.1\r\nHost: t\r\n\r\n");  // read into the shared buffer and dispatched from it
+  EXPECT_FALSE(host.shared.lent);
+  host.answer(last(), "c");
+  send("BAD\x01 / HTTP/1.1\r\n\r\n");  // refused, the connection closing
+  EXPECT_FALSE(host.shared.lent);
+  EXPECT_TRUE(host.shared.bytes.empty());
+  EXPECT_EQ(host.lent_when_submitted, std::vector<bool>({false, false, false}));
 }
 
 TEST_F(connection_fixture, TheAnswerIsWrittenWhenTheAppFinishes) {
@@ -300,7 +327,7 @@ TEST_F(connection_fixture, AChunkedBodyIsDecodedForTheApp) {
 
 TEST_F(connection_fixture, ALargeBodyFlowsThroughTheWindowAndReadingPausesWhileItIsFull) {
   host.settings.exchanges.body_window = 64 * 1024;
-  host.settings.read_whole_body = 16 * 1024;
+  host.http1_settings.read_whole_body = 16 * 1024;
   open();
   const size_t total = 1024 * 1024;
   send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(total) + "\r\n\r\n");
@@ -315,7 +342,7 @@ TEST_F(connection_fixture, ALargeBodyFlowsThroughTheWindowAndReadingPausesWhileI
   // Before the app asks, only the first read-whole size is read ahead.
   read_until_paused();
   EXPECT_TRUE(s->reading_paused());
-  EXPECT_GE(s->body_buffered(), host.settings.read_whole_body);
+  EXPECT_GE(s->body_buffered(), host.http1_settings.read_whole_body);
   EXPECT_LT(s->body_buffered(), host.settings.exchanges.body_window) << "read the whole window before the app asked";
   // Once it reads, the connection reads until the window is full, then stops asking.
   std::string_view view;
@@ -344,7 +371,7 @@ TEST_F(connection_fixture, ALargeBodyFlowsThroughTheWindowAndReadingPausesWhileI
 }
 
 TEST_F(connection_fixture, ABodyReadIntoTheAppsBufferComesStraightFromTheSocketPastTheFirstWindow) {
-  host.settings.read_whole_body = 16 * 1024;
+  host.http1_settings.read_whole_body = 16 * 1024;
   open();
   const size_t total = 1024 * 1024;
   std::string body(total, '\0');
@@ -362,7 +389,7 @@ TEST_F(connection_fixture, ABodyReadIntoTheAppsBufferComesStraightFromTheSocketP
   size_t ahead = s->body_buffered();
   ASSERT_EQ(client.reads.size(), 1u) << "read ahead past the first window";
   EXPECT_EQ(ahead, client.reads[0].second - head.size());
-  EXPECT_GE(ahead, host.settings.read_whole_body);
+  EXPECT_GE(ahead, host.http1_settings.read_whole_body);
   size_t reads_before = client.reads.size();
   // The app reads the whole body into its own buffer, as wsgi.input.read(n) does.
   std::string destination(total, '\0');
@@ -409,7 +436,7 @@ TEST_F(connection_fixture, NoContinueGoesOutWhenTheAppAnswersWithoutReading) {
 // answers without reading, the answer keeps the connection, and the rest of
 // the body (still arriving) is read and dropped before the next request.
 TEST_F(connection_fixture, AnUnreadBodyWithinTheWindowIsDroppedAndTheNextRequestServed) {
-  host.settings.read_whole_body = 16 * 1024;
+  host.http1_settings.read_whole_body = 16 * 1024;
   open();
   const size_t total = 300 * 1024;
   send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(total) + "\r\n\r\n" +
@@ -432,7 +459,7 @@ TEST_F(connection_fixture, AnUnreadBodyWithinTheWindowIsDroppedAndTheNextRequest
 
 TEST_F(connection_fixture, AnUnreadBodyPastTheWindowClosesTheConnectionAfterTheAnswer) {
   host.settings.exchanges.body_window = 64 * 1024;
-  host.settings.read_whole_body = 16 * 1024;
+  host.http1_settings.read_whole_body = 16 * 1024;
   open();
   send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n" + std::string(20 * 1024, 'a'));
   host.answer(last(), "no");
@@ -442,7 +469,7 @@ TEST_F(connection_fixture, AnUnreadBodyPastTheWindowClosesTheConnectionAfterTheA
 }
 
 TEST_F(connection_fixture, TheUnreadRestOfABodyIsBoundByTheBodyTimeout) {
-  host.settings.read_whole_body = 16 * 1024;
+  host.http1_settings.read_whole_body = 16 * 1024;
   host.settings.body_read_timeout_ms = 60;
   open();
   send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 200000\r\n\r\n" + std::string(20 * 1024, 'a'));
@@ -477,7 +504,7 @@ TEST_F(connection_fixture, AMalformedChunkBeforeTheAppRunsIsRefusedWithoutIt) {
 // chunks) took it to the app; what comes after decides the app's next read.
 struct body_error_after_dispatch : connection_fixture {
   x::exchange* post_good_chunks(size_t total) {
-    host.settings.read_whole_body = 1024;
+    host.http1_settings.read_whole_body = 1024;
     open();
     send("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n");
     std::string chunk(256, 'g');
@@ -556,7 +583,7 @@ TEST_F(connection_fixture, AClientResetCancelsTheStreamAndTheAppsWritesFail) {
 }
 
 TEST_F(connection_fixture, CancelWhileTheAppWaitsForTheBodyWakesItWithAnError) {
-  host.settings.read_whole_body = 4;
+  host.http1_settings.read_whole_body = 4;
   open();
   send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n");
   x::exchange* s = last();
@@ -707,7 +734,7 @@ baton::session::session* connection_under_test = nullptr;
 bool readable_before_register = false;
 
 TEST_F(connection_fixture, ReadingResumedByReadIntoWaitsForItsDestination) {
-  host.settings.read_whole_body = 16 * 1024;
+  host.http1_settings.read_whole_body = 16 * 1024;
   open();
   const size_t total = 256 * 1024;
   client.input = "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(total) + "\r\n\r\n";

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "core/exchange/exchange.h"
-#include "core/http1/protocol.h"
-#include "core/http2/wire.h"
+#include "core/session/protocol_host.h"
+#include "core/http2/response_head.h"
 #include "core/loop/event_loop.h"
 #include "core/session/session.h"
 #include "unit/support/memory_transport.h"
@@ -198,19 +198,19 @@ struct counting_waker final : x::app_waker {
 
 // Plays the server: makes exchanges (recycling them, as the server does)
 // and collects what the protocol hands to the application.
-struct test_host final : baton::http1::exchange_host, x::exchange_owner, baton::session::session_host {
+struct test_host final : baton::session::protocol_host, x::exchange_owner, baton::session::session_host {
   test_host() {
     http.keep_alive_timeout_ms = 60000;
     http.header_read_timeout_ms = 60000;
   }
 
   event_loop loop;
-  baton::http1::settings http;
+  baton::session::http_settings http;
   h2::settings config;
   baton::session::session_settings session_settings;
   baton::session::receive_buffer shared;
   std::atomic<bool> draining{false};
-  h2::wire wire{"baton"};
+  h2::framing wire{"baton"};
   baton::session::session_context session_context{loop, session_settings, *this, shared};
   h2::context context{config, http, *this, draining, wire};
   std::vector<std::unique_ptr<x::exchange>> owned;

@@ -58,17 +58,18 @@ struct echo_protocol final : sn::protocol {
   int closes = 0;
 };
 
-struct upgrading_host final : h::exchange_host, x::exchange_owner, sn::session_host {
+struct upgrading_host final : baton::session::protocol_host, x::exchange_owner, sn::session_host {
   upgrading_host() : scratch(settings.request_limits.max_headers) {}
   event_loop loop;
-  h::settings settings;
+  baton::session::http_settings settings;
+  h::settings http1_settings;
   sn::session_settings session_settings;
   sn::receive_buffer shared;
   std::vector<h::header> scratch;
   std::atomic<bool> draining{false};
   h::encoder wire{""};
   sn::session_context session_context{loop, session_settings, *this, shared};
-  h::context context{settings, *this, scratch.data(), draining, wire};
+  h::context context{settings, http1_settings, *this, scratch.data(), draining, wire};
   std::vector<std::unique_ptr<x::exchange>> owned;
   std::vector<x::exchange*> submitted;
   echo_protocol* echo = nullptr;
@@ -139,17 +140,18 @@ TEST(Handoff, A101HandsTheSessionWithItsLeftoverBytesToTheNextProtocol) {
 }
 
 TEST(Handoff, AnUpgradeTheHostRefusesClosesTheConnectionAfterThe101) {
-  struct refusing_host final : h::exchange_host, x::exchange_owner, sn::session_host {
+  struct refusing_host final : baton::session::protocol_host, x::exchange_owner, sn::session_host {
     refusing_host() : scratch(settings.request_limits.max_headers) {}
     event_loop loop;
-    h::settings settings;
+    baton::session::http_settings settings;
+    h::settings http1_settings;
     sn::session_settings session_settings;
     sn::receive_buffer shared;
     std::vector<h::header> scratch;
     std::atomic<bool> draining{false};
     h::encoder wire{""};
     sn::session_context session_context{loop, session_settings, *this, shared};
-    h::context context{settings, *this, scratch.data(), draining, wire};
+    h::context context{settings, http1_settings, *this, scratch.data(), draining, wire};
     std::vector<std::unique_ptr<x::exchange>> owned;
     x::exchange* submitted = nullptr;
     x::exchange* new_exchange() override {

@@ -31,14 +31,13 @@ using baton::loop::event_loop;
 using read_status = x::exchange::read_status;
 using send_status = x::exchange::send_status;
 
-struct ws_host final : h::exchange_host, x::exchange_owner, sn::session_host, ws::host {
+struct ws_host final : baton::session::protocol_host, x::exchange_owner, sn::session_host, ws::host {
   ws_host() : scratch(settings.request_limits.max_headers) {
     config.enabled = true;
-    context.websocket = &config;
-    context.websocket_wire = &wire_for_messages;
   }
   event_loop loop;
-  h::settings settings;
+  baton::session::http_settings settings;
+  h::settings http1_settings;
   ws::settings config;
   sn::session_settings session_settings;
   sn::receive_buffer shared;
@@ -48,7 +47,7 @@ struct ws_host final : h::exchange_host, x::exchange_owner, sn::session_host, ws
   ws::wire wire_for_messages{config.deflate};
   ws::inflater inflate;
   sn::session_context session_context{loop, session_settings, *this, shared};
-  h::context context{settings, *this, scratch.data(), draining, wire};
+  h::context context{settings, http1_settings, *this, scratch.data(), draining, wire};
   ws::context ws_context{config, *this, inflate};
   std::vector<std::unique_ptr<x::exchange>> owned;
   std::vector<x::exchange*> submitted;
@@ -64,6 +63,11 @@ struct ws_host final : h::exchange_host, x::exchange_owner, sn::session_host, ws
     s->set_direct(true);
     submitted.push_back(s);
   }
+  sn::upgrade_verdict offer_upgrade(x::exchange& opening) override {
+    if (!config.enabled) return {};  // as the server does
+    return ws::offer_opening(opening, config, wire_for_messages);
+  }
+  int upgrade_answer_timeout_ms() const override { return config.handshake_timeout_ms; }
   std::unique_ptr<sn::protocol> upgrade(sn::session& s, x::exchange& upgraded) override {
     if (!upgraded.upgrade().websocket() || !upgraded.switched()) return nullptr;
     return std::make_unique<ws::protocol>(ws_context, s, upgraded);
@@ -732,7 +736,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<refusal>& info) { return std::string(info.param.name); });
 
 TEST_F(ws_fixture, WithWebSocketsOffAnOpeningIsAPlainRequest) {
-  host.context.websocket = nullptr;
+  host.config.enabled = false;
   open();
   ASSERT_EQ(host.submitted.size(), 1u);
   EXPECT_FALSE(host.submitted[0]->upgrade().websocket());

@@ -1,8 +1,8 @@
-// Unit tests for the host syntax check (src/core/http1/host.h).
+// Unit tests for the host syntax check (src/core/exchange/authority.h).
 //
 // Every input is handed over in a heap block of exactly its size, so under
 // AddressSanitizer a read past the end of the view crashes the test.
-#include "core/http1/host.h"
+#include "core/exchange/authority.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@ namespace {
 using baton::test::exact_bytes;
 using baton::test::printable;
 using namespace std::string_literals;
-namespace h = baton::http1;
+namespace h = baton::exchange;
 
 struct checked {
   bool ok = false;

@@ -1,9 +1,9 @@
-#include "core/http1/host.h"
+#include "core/exchange/authority.h"
 
 #include <array>
 #include <cstddef>
 
-namespace baton::http1 {
+namespace baton::exchange {
 namespace {
 
 constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -145,4 +145,4 @@ bool parse_host_and_port(std::string_view text, host_and_port& out) {
   return true;
 }
 
-}  // namespace baton::http1
+}  // namespace baton::exchange

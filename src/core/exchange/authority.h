@@ -8,7 +8,7 @@
 
 #include <string_view>
 
-namespace baton::http1 {
+namespace baton::exchange {
 
 struct host_and_port {
   std::string_view host;  // as sent, brackets included for an IP-literal; may be empty
@@ -22,4 +22,4 @@ struct host_and_port {
 // valid, empty host, as RFC 9112 allows for the Host field.
 bool parse_host_and_port(std::string_view text, host_and_port& out);
 
-}  // namespace baton::http1
+}  // namespace baton::exchange
