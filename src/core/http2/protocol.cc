@@ -17,48 +17,6 @@ namespace baton::http2 {
 
 namespace {
 
-// Reads up to `room` bytes from the front of an output queue into a buffer
-// (the queue's own flush, into memory instead of a socket): DATA frames
-// are filled from a stream's queued output this way, files included.
-class copy_sink final : public net::transport {
- public:
-  copy_sink(char* out, size_t room) : out_(out), room_(room) {}
-  size_t filled() const { return filled_; }
-  ssize_t receive(char*, size_t) override { return 0; }
-  ssize_t send_gather(const iovec* buffers, size_t count) override {
-    size_t n = 0;
-    for (size_t i = 0; i < count && filled_ < room_; ++i) {
-      size_t take = buffers[i].iov_len < room_ - filled_ ? buffers[i].iov_len : room_ - filled_;
-      memcpy(out_ + filled_, buffers[i].iov_base, take);
-      filled_ += take;
-      n += take;
-    }
-    return would_block(n);
-  }
-  ssize_t send_file(int fd, off_t* offset, size_t length) override {
-    size_t want = length < room_ - filled_ ? length : room_ - filled_;
-    if (want == 0) return would_block(0);
-    ssize_t n = ::pread(fd, out_ + filled_, want, *offset);
-    if (n > 0) {
-      filled_ += static_cast<size_t>(n);
-      *offset += n;
-    }
-    return n;
-  }
-  void shutdown_write() override {}
-  void close() override {}
-  int fd() const override { return -1; }
-
- private:
-  ssize_t would_block(size_t n) {
-    if (n > 0) return static_cast<ssize_t>(n);
-    errno = EAGAIN;
-    return -1;
-  }
-  char* out_;
-  size_t room_;
-  size_t filled_ = 0;
-};
 
 constexpr size_t read_size = 65536;
 
@@ -119,9 +77,13 @@ struct callbacks {
   static int stream_closed(nghttp2_session*, int32_t id, uint32_t error_code, void* user) {
     return self(user).stream_closed(id, error_code);
   }
-  static ssize_t read_body(nghttp2_session*, int32_t id, uint8_t* buffer, size_t length, uint32_t* flags,
+  static ssize_t read_body(nghttp2_session*, int32_t id, uint8_t*, size_t length, uint32_t* flags,
                            nghttp2_data_source*, void* user) {
-    return self(user).read_body(id, buffer, length, flags);
+    return self(user).read_body(id, length, flags);
+  }
+  static int send_data(nghttp2_session*, nghttp2_frame* frame, const uint8_t* frame_head, size_t length,
+                       nghttp2_data_source*, void* user) {
+    return self(user).send_data(*frame, frame_head, length);
   }
 };
 
@@ -139,6 +101,7 @@ struct shared_setup {
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(calls, callbacks::data_chunk);
     nghttp2_session_callbacks_set_on_stream_close_callback(calls, callbacks::stream_closed);
     nghttp2_session_callbacks_set_on_frame_send_callback(calls, callbacks::frame_sent);
+    nghttp2_session_callbacks_set_send_data_callback(calls, callbacks::send_data);
   }
 };
 
@@ -695,34 +658,53 @@ void protocol::take_output(stream& s) {
   if (!s.pending.empty() && stall_check_ms_ == INT64_MAX) stall_check_ms_ = session_.now_ms() + 1000;
 }
 
-// nghttp2 asks for a DATA frame's payload.
-ssize_t protocol::read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t* flags) {
+// nghttp2 asks how much of a DATA frame's payload is ready. None of it is
+// copied here: the payload stays in the stream's output until send_data()
+// moves it behind the frame's header into the session's output (a file
+// range as a range, which h2c then sends with sendfile).
+ssize_t protocol::read_body(int32_t id, size_t length, uint32_t* flags) {
   stream* s = find(id);
   if (s == nullptr || s->x == nullptr) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
   if (s->reset) return NGHTTP2_ERR_DEFERRED;
-  copy_sink into(reinterpret_cast<char*>(buffer), length);
-  if (!s->pending.empty()) {
-    if (s->pending.flush(into) == net::output_queue::flush_result::failed) {
-      return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
-    }
-  }
-  s->x->set_backlog(s->pending.buffered_bytes());
-  if (s->pending.empty() && s->app_done) {
+  uint64_t queued = s->pending.queued_bytes();
+  size_t n = queued < length ? static_cast<size_t>(queued) : length;
+  if (n > 0) *flags |= NGHTTP2_DATA_FLAG_NO_COPY;
+  if (n == queued && s->app_done) {
     if (s->x->close_after()) {
       // The app failed after its head went out (or sent less than its
       // Content-Length): the client must see the response incomplete.
       reset_stream(*s, NGHTTP2_INTERNAL_ERROR);
-      return into.filled() > 0 ? static_cast<ssize_t>(into.filled()) : static_cast<ssize_t>(NGHTTP2_ERR_DEFERRED);
+      *flags &= ~static_cast<uint32_t>(NGHTTP2_DATA_FLAG_NO_COPY);
+      return NGHTTP2_ERR_DEFERRED;
     }
     *flags |= NGHTTP2_DATA_FLAG_EOF;
     if (!s->x->response_trailers().empty() && submit_trailers(*s)) *flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;
-    return static_cast<ssize_t>(into.filled());
+    return static_cast<ssize_t>(n);
   }
-  if (into.filled() == 0) {
+  if (n == 0) {
     s->deferred = true;
     return NGHTTP2_ERR_DEFERRED;
   }
-  return static_cast<ssize_t>(into.filled());
+  return static_cast<ssize_t>(n);
+}
+
+// A DATA frame read_body() let through goes out: its header, then its
+// payload moved from the stream's output (RFC 9113 6.1; padding, which this
+// server never asks for, framed all the same).
+int protocol::send_data(const nghttp2_frame& frame, const uint8_t* frame_head, size_t length) {
+  stream* s = find(frame.hd.stream_id);
+  if (s == nullptr) return NGHTTP2_ERR_CALLBACK_FAILURE;
+  net::output_queue& out = session_.output();
+  size_t padding = frame.data.padlen;
+  out.bytes().append(reinterpret_cast<const char*>(frame_head), 9);
+  if (padding > 0) {
+    char pad_length = static_cast<char>(padding - 1);
+    out.bytes().append(&pad_length, 1);
+  }
+  if (s->pending.move_front(out, length) != length) return NGHTTP2_ERR_CALLBACK_FAILURE;
+  if (padding > 1) out.bytes().append(std::string(padding - 1, '\0'));
+  if (s->x != nullptr) s->x->set_backlog(s->pending.buffered_bytes());
+  return 0;
 }
 
 // The app's trailers as the stream's last HEADERS frame (it ends the

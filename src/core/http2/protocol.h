@@ -142,7 +142,8 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   int data_chunk(int32_t id, const uint8_t* data, size_t length);
   int frame_sent(const nghttp2_frame* frame);
   int stream_closed(int32_t id, uint32_t error_code);
-  ssize_t read_body(int32_t id, uint8_t* buffer, size_t length, uint32_t* flags);
+  ssize_t read_body(int32_t id, size_t length, uint32_t* flags);
+  int send_data(const nghttp2_frame& frame, const uint8_t* frame_head, size_t length);
 
   stream* find(int32_t id) const;
   stream* open_stream(int32_t id);

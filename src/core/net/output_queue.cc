@@ -104,6 +104,74 @@ bool output_queue::empty() const {
   return true;
 }
 
+uint64_t output_queue::move_front(output_queue& dest, uint64_t n) {
+  uint64_t moved = 0;
+  while (moved < n && live() > 0) {
+    segment& s = segments_[first_];
+    uint64_t want = n - moved;
+    if (s.fd >= 0) {
+      if (s.remaining <= want) {
+        moved += s.remaining;
+        dest.push_file(std::exchange(s.fd, -1), s.offset, std::exchange(s.remaining, 0));
+        pop_front();
+        continue;
+      }
+      // Part of the range: read into memory (a descriptor for each part
+      // would hold one per frame in flight).
+      byte_buffer& into = dest.bytes();
+      char* space = into.prepare(static_cast<size_t>(want));
+      ssize_t n = ::pread(s.fd, space, static_cast<size_t>(want), s.offset);
+      if (n <= 0) break;
+      into.commit(static_cast<size_t>(n));
+      s.offset += n;
+      s.remaining -= static_cast<uint64_t>(n);
+      moved += static_cast<uint64_t>(n);
+      continue;
+    }
+    if (s.external != nullptr) {
+      // Copied, and its owner told at once: an app waits for its memory to
+      // be let go, and nothing would tell it once the moved part is sent.
+      size_t take = s.external_size <= want ? s.external_size : static_cast<size_t>(want);
+      dest.bytes().append(s.external, take);
+      s.external += take;
+      s.external_size -= take;
+      s.external_unsent->fetch_sub(take, std::memory_order_seq_cst);
+      moved += take;
+      if (s.external_size == 0) pop_front();
+      continue;
+    }
+    if (s.bytes.empty()) {
+      if (first_ + 1 == segments_.size()) break;
+      pop_front();
+      continue;
+    }
+    if (s.bytes.size() <= want && s.bytes.size() > copy_limit) {
+      moved += s.bytes.size();
+      if (dest.live() == 0) {
+        dest.segments_.clear();
+        dest.first_ = 0;
+      }
+      dest.segments_.emplace_back().bytes = std::move(s.bytes);
+      s.bytes = byte_buffer();
+      pop_front();
+      continue;
+    }
+    size_t take = s.bytes.size() <= want ? s.bytes.size() : static_cast<size_t>(want);
+    dest.bytes().append(s.bytes.data(), take);
+    s.bytes.consume(take);
+    moved += take;
+  }
+  return moved;
+}
+
+uint64_t output_queue::queued_bytes() const {
+  uint64_t total = 0;
+  for (size_t i = first_; i < segments_.size(); ++i) {
+    total += segments_[i].bytes.size() + segments_[i].external_size + segments_[i].remaining;
+  }
+  return total;
+}
+
 uint64_t output_queue::buffered_bytes() const {
   uint64_t total = 0;
   for (size_t i = first_; i < segments_.size(); ++i) total += segments_[i].bytes.size() + segments_[i].external_size;

@@ -44,7 +44,17 @@ class output_queue {
   // (so buffers stay where they are warm); large ones are moved whole.
   void take_from(output_queue& other);
 
+  // Moves the first `n` bytes queued (fewer when fewer are) to the end of
+  // `dest`, in order, and returns how many: a whole large byte run or a
+  // whole file range as it is; a small run, a part of one, a part of a file
+  // range, or someone else's memory (its unsent count lowered as it is
+  // copied), copied. HTTP/2 moves each DATA frame's payload this way,
+  // from a stream's output into the session's. Fewer than asked, with
+  // more queued, when a file could not be read.
+  uint64_t move_front(output_queue& dest, uint64_t n);
   bool empty() const;
+  // Every byte still queued, file ranges included.
+  uint64_t queued_bytes() const;
   // Bytes held in memory (file ranges cost no memory and are not counted).
   uint64_t buffered_bytes() const;
   // Bytes of storage the queue holds, used or not.

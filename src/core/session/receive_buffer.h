@@ -49,9 +49,9 @@ class receive_lease {
   // The bytes not consumed yet move into `own`, the read goes on with it,
   // and the shared buffer goes back now: before an inline app runs (its
   // waits run other sessions' reads), before a handoff, at the read's end.
-  byte_buffer& keep_unread(byte_buffer& own) {
+  [[gnu::always_inline]] byte_buffer& keep_unread(byte_buffer& own) {
     if (holding_) {
-      own.append(buffer_->view());
+      if (!buffer_->empty()) own.append(buffer_->view());
       give_back();
       buffer_ = &own;
     }
@@ -59,7 +59,7 @@ class receive_lease {
   }
 
  private:
-  void give_back() {
+  [[gnu::always_inline]] void give_back() {
     if (!holding_) return;
     shared_.bytes.clear();
     shared_.lent = false;

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -324,3 +326,67 @@ TEST(OutputQueue, QueueIsReusableAfterDone) {
 }
 
 }  // namespace
+
+// HTTP/2 moves each DATA frame's payload from a stream's queue to the
+// session's: any cut through small runs, large runs, external memory and
+// file ranges keeps every byte once and in order, and the unsent count of
+// external memory and the file descriptors come out right.
+TEST(OutputQueue, MovingTheFrontInPiecesKeepsEveryByteInOrder) {
+  std::string small = pattern(100, 1);
+  std::string large = pattern(40000, 2);
+  std::string external = pattern(30000, 3);
+  std::string file_content = pattern(50000, 4);
+  for (uint64_t piece : {1u, 7u, 100u, 16384u, 100000u}) {
+    int fd = temp_file_with(file_content);
+    ASSERT_GE(fd, 0);
+    std::atomic<uint64_t> unsent{0};
+    output_queue source;
+    source.bytes().append(small);
+    source.bytes().append(large);  // one run of 40 100 bytes: moved whole when it fits
+    source.push_external(external.data(), external.size(), &unsent);
+    source.push_file(fd, 1000, 20000);
+    source.bytes().append(small);
+    uint64_t total = small.size() * 2 + large.size() + external.size() + 20000;
+    EXPECT_EQ(source.queued_bytes(), total);
+    output_queue dest;
+    uint64_t moved = 0;
+    while (moved < total) {
+      uint64_t n = source.move_front(dest, piece);
+      ASSERT_EQ(n, std::min<uint64_t>(piece, total - moved)) << "piece " << piece << " at " << moved;
+      moved += n;
+      EXPECT_EQ(source.queued_bytes() + dest.queued_bytes(), total);
+    }
+    EXPECT_EQ(source.move_front(dest, piece), 0u);
+    EXPECT_TRUE(source.empty());
+    EXPECT_EQ(unsent.load(), 0u) << "external memory is copied as it moves, its owner free at once";
+    socket_pair s;
+    std::string expected = small + large + external + file_content.substr(1000, 20000) + small;
+    std::string got;
+    while (got.size() < expected.size()) {
+      output_queue::flush_result r = dest.flush(s.writer);
+      ASSERT_NE(r, output_queue::flush_result::failed);
+      got += read_some(s.reader);
+    }
+    EXPECT_EQ(got, expected) << "piece " << piece;
+    EXPECT_TRUE(dest.empty());
+    EXPECT_EQ(unsent.load(), 0u);
+    EXPECT_FALSE(is_open(fd)) << "the original descriptor is closed once its last part is sent";
+  }
+}
+
+// An app waiting for its memory to be let go (WSGI's pool sends the app's
+// bytes without copying them) is free as soon as its bytes are moved: the
+// moved copy is the session's.
+TEST(OutputQueue, MovingExternalMemoryLowersItsUnsentCountAtOnce) {
+  std::string external = pattern(1000, 5);
+  std::atomic<uint64_t> unsent{0};
+  output_queue source;
+  source.push_external(external.data(), external.size(), &unsent);
+  output_queue dest;
+  EXPECT_EQ(source.move_front(dest, 300), 300u);
+  EXPECT_EQ(unsent.load(), 700u);
+  dest.clear();
+  EXPECT_EQ(unsent.load(), 700u);
+  source.clear();
+  EXPECT_EQ(unsent.load(), 0u);
+}
