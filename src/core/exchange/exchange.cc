@@ -532,6 +532,10 @@ void exchange::begin_response(int status_code, std::string_view status_line) {
 }
 
 bool exchange::add_header(std::string_view name, std::string_view value) {
+  // Once committed the head is the loop's to read (HTTP/2 encodes it from
+  // here) and already on its way: a length found later (a WSGI app that
+  // wrote, then returned the rest) is too late for it, and is dropped.
+  if (response_.committed) return false;
   if (!valid_field_name(name) || !valid_field_value(value)) return false;
   switch (name.size()) {
     case 4:

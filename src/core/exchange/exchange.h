@@ -159,7 +159,8 @@ class exchange final : public handoff::notice_link {
   // `status_line` is the code and reason phrase ("200 OK").
   void begin_response(int status_code, std::string_view status_line);
   // False when the field is invalid (not a token name, CR/LF/NUL/CTL in the
-  // value, a malformed or conflicting Content-Length); nothing is added then.
+  // value, a malformed or conflicting Content-Length), or once the head is
+  // committed; nothing is added then.
   // The connection's own fields (Connection, Keep-Alive, Transfer-Encoding)
   // are the protocol's: they are taken note of, not added.
   bool add_header(std::string_view name, std::string_view value);
@@ -313,7 +314,9 @@ class exchange final : public handoff::notice_link {
   void target_received(size_t length, bool last);
   bool body_ended() const { return (state_.load(std::memory_order_acquire) & (k_body_end | k_body_error)) != 0; }
   // Unconsumed body bytes anywhere in the exchange.
-  size_t body_buffered() const { return in_buffered_.load(std::memory_order_acquire); }
+  // Sequentially consistent: HTTP/2 reads it after raising the read-paused
+  // flag, against the app side's consume (which lowers it, then reads the flag).
+  size_t body_buffered() const { return in_buffered_.load(std::memory_order_seq_cst); }
   // Loop: reading stops because `window` is full (or, for messages, more
   // than `messages` wait). Returns false (and reading may continue) when
   // the app consumed enough meanwhile. Reading resumes once the app has

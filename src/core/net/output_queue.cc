@@ -56,7 +56,7 @@ void output_queue::push_external(const char* data, size_t length, std::atomic<ui
   s.external_unsent = unsent;
 }
 
-void output_queue::take_from(output_queue& other) {
+void output_queue::take_from(output_queue& other, bool copy_small) {
   for (size_t i = other.first_; i < other.segments_.size(); ++i) {
     segment& s = other.segments_[i];
     if (s.fd >= 0) {
@@ -76,7 +76,7 @@ void output_queue::take_from(output_queue& other) {
       continue;
     }
     if (s.bytes.empty()) continue;
-    if (s.bytes.size() <= copy_limit) {
+    if (copy_small && s.bytes.size() <= copy_limit) {
       bytes().append(s.bytes.view());
       s.bytes.clear();
       continue;
@@ -120,12 +120,12 @@ uint64_t output_queue::move_front(output_queue& dest, uint64_t n) {
       // would hold one per frame in flight).
       byte_buffer& into = dest.bytes();
       char* space = into.prepare(static_cast<size_t>(want));
-      ssize_t n = ::pread(s.fd, space, static_cast<size_t>(want), s.offset);
-      if (n <= 0) break;
-      into.commit(static_cast<size_t>(n));
-      s.offset += n;
-      s.remaining -= static_cast<uint64_t>(n);
-      moved += static_cast<uint64_t>(n);
+      ssize_t got = ::pread(s.fd, space, static_cast<size_t>(want), s.offset);
+      if (got <= 0) break;
+      into.commit(static_cast<size_t>(got));
+      s.offset += got;
+      s.remaining -= static_cast<uint64_t>(got);
+      moved += static_cast<uint64_t>(got);
       continue;
     }
     if (s.external != nullptr) {

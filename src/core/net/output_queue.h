@@ -41,8 +41,9 @@ class output_queue {
   void push_external(const char* data, size_t length, std::atomic<uint64_t>* unsent);
   // Moves everything queued in `other` to the end of this queue, leaving
   // `other` empty. Small byte runs are copied into this queue's last buffer
-  // (so buffers stay where they are warm); large ones are moved whole.
-  void take_from(output_queue& other);
+  // (so buffers stay where they are warm) unless `copy_small` is off; large
+  // ones are moved whole.
+  void take_from(output_queue& other, bool copy_small = true);
 
   // Moves the first `n` bytes queued (fewer when fewer are) to the end of
   // `dest`, in order, and returns how many: a whole large byte run or a

@@ -1,0 +1,78 @@
+// The parts of http2::protocol its three files share (protocol.cc: the
+// connection, its frames and its time; requests.cc: a stream's request and
+// its way to the app; responses.cc: a stream's response onto the wire):
+// the stream record and nghttp2's callbacks as members. Not a public header.
+#pragma once
+
+#include <nghttp2/nghttp2.h>
+
+#include "core/http2/protocol.h"
+
+namespace baton::http2 {
+
+// One stream: its request head as it is decoded, then its exchange.
+struct protocol::stream {
+  int32_t id = 0;
+  exchange::exchange* x = nullptr;  // one reference, once the head is complete
+  request_head head;                // as decoded; its storage freed once the exchange has its copy
+  bool headers_done = false;
+  bool body_ended = false;
+  bool dispatched = false;
+  bool in_app = false;  // counted in in_app_
+  bool app_done = false;
+  bool head_sent = false;     // the response's HEADERS are submitted
+  bool deferred = false;      // nghttp2 waits for resume_data
+  bool reset = false;         // reset (by either side): nothing more goes out
+  bool reset_logged = false;  // our reset of it was logged with its reason
+  bool reset_once_answered = false;  // a server's answer before the body ended: then RST_STREAM(NO_ERROR)
+  net::output_queue pending;  // the exchange's output not framed yet
+  uint64_t announced = 0;     // body bytes the unpadded DATA frames' headers announced
+  bool padded = false;        // a padded DATA frame came: the body is judged as delivered
+  uint64_t delivered = 0;     // body bytes given to the exchange
+  uint64_t given_back = 0;    // of them, window given back to the client
+  int64_t stalled_since_ms = 0;
+  int64_t app_since_ms = 0;    // when it entered the app (in_app)
+  int64_t body_clock_ms = 0;   // the body's time is counted up to here
+  int64_t body_waited_ms = 0;  // time its body was awaited with the client free to send
+  stream* prev = nullptr;
+  stream* next = nullptr;
+
+  int64_t content_length() const { return head.content_length(); }
+};
+
+struct callbacks {
+  static protocol& self(void* user) { return *static_cast<protocol*>(user); }
+  static int begin_frame(nghttp2_session*, const nghttp2_frame_hd* hd, void* user) {
+    return self(user).begin_frame(*hd);
+  }
+  static int begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+    return self(user).begin_headers(frame);
+  }
+  static int header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name, size_t name_length,
+                    const uint8_t* value, size_t value_length, uint8_t, void* user) {
+    return self(user).header(frame, {reinterpret_cast<const char*>(name), name_length},
+                             {reinterpret_cast<const char*>(value), value_length});
+  }
+  static int frame_received(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+    return self(user).frame_received(frame);
+  }
+  static int data_chunk(nghttp2_session*, uint8_t, int32_t id, const uint8_t* data, size_t length, void* user) {
+    return self(user).data_chunk(id, data, length);
+  }
+  static int frame_sent(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+    return self(user).frame_sent(frame);
+  }
+  static int stream_closed(nghttp2_session*, int32_t id, uint32_t error_code, void* user) {
+    return self(user).stream_closed(id, error_code);
+  }
+  static ssize_t read_body(nghttp2_session*, int32_t id, uint8_t*, size_t length, uint32_t* flags,
+                           nghttp2_data_source*, void* user) {
+    return self(user).read_body(id, length, flags);
+  }
+  static int send_data(nghttp2_session*, nghttp2_frame* frame, const uint8_t* frame_head, size_t length,
+                       nghttp2_data_source*, void* user) {
+    return self(user).send_data(*frame, frame_head, length);
+  }
+};
+
+}  // namespace baton::http2
