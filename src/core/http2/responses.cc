@@ -96,7 +96,8 @@ void protocol::take_output(stream& s) {
 // nghttp2 asks how much of a DATA frame's payload is ready. None of it is
 // copied here: the payload stays in the stream's output until send_data()
 // moves it behind the frame's header into the session's output (a file
-// range as a range, which h2c then sends with sendfile).
+// range that ends within the frame as a range, which h2c sends with
+// sendfile; the frames before it read with pread, once).
 ssize_t protocol::read_body(int32_t id, size_t length, uint32_t* flags) {
   stream* s = find(id);
   if (s == nullptr || s->x == nullptr) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
