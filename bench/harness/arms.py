@@ -284,6 +284,13 @@ def _waitress(threads: int) -> Callable[[int, Workload], list[str]]:
     return command
 
 
+def _python_api(server: str) -> Callable[[int, Workload], list[str]]:
+    # Servers with no command line of their own (bench/harness/serve_peer.py).
+    def command(port: int, w: Workload) -> list[str]:
+        return [str(PEER_PYTHON), str(ROOT / "bench" / "harness" / "serve_peer.py"), server, w.wsgi, str(port)]
+    return command
+
+
 def _uvicorn(loop: str, http: str, *extra: str) -> Callable[[int, Workload], list[str]]:
     def command(port: int, w: Workload) -> list[str]:
         return [str(PEER_PYTHON), "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), "--loop", loop,
@@ -570,6 +577,10 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
         describe="waitress, 4 threads"),
     Arm("socketify-wsgi", "peer", "wsgi", _socketify("wsgi"), packages=("socketify",), modules=("socketify",),
         describe="socketify (uWebSockets in Python), WSGI, 1 process"),
+    Arm("fastpysgi", "peer", "wsgi", _python_api("fastpysgi"), packages=("fastpysgi",), modules=("fastpysgi",),
+        describe="fastpysgi (libuv and llhttp; FastWSGI's successor), WSGI, 1 process, 1 thread"),
+    Arm("bjoern", "peer", "wsgi", _python_api("bjoern"), packages=("bjoern",), modules=("bjoern",),
+        describe="bjoern (libev and http-parser), WSGI, 1 process, 1 thread"),
     Arm("socketify-asgi", "peer", "asgi", _socketify("asgi"), packages=("socketify",), modules=("socketify",),
         describe="socketify (uWebSockets in Python), ASGI, 1 process"),
     Arm("uvicorn-h11", "peer", "asgi", _uvicorn("asyncio", "h11"), packages=("uvicorn", "h11"),

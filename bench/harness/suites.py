@@ -10,7 +10,10 @@ from bench.harness.runner import Settings
 GRANIAN_WSGI = ["granian-wsgi-bt1", "granian-wsgi-bt4"]
 GRANIAN_ASGI = ["granian-asgi", "granian-asgi-rust"]
 WSGI_PEERS = GRANIAN_WSGI + ["uwsgi-http", "uwsgi-http11", "gunicorn-sync", "gunicorn-gthread", "waitress-1",
-                             "waitress-4", "socketify-wsgi"]
+                             "waitress-4", "socketify-wsgi", "fastpysgi", "bjoern"]
+# The fastest WSGI servers in C beside baton and Granian (one process, one
+# thread each): fastpysgi (libuv), bjoern (libev).
+C_WSGI = ["fastpysgi", "bjoern"]
 ASGI_PEERS = GRANIAN_ASGI + ["uvicorn-h11", "uvicorn-uvloop", "gunicorn-asgi", "hypercorn", "daphne",
                              "socketify-asgi"]
 BATON = ["baton-inline", "baton-native"]
@@ -51,8 +54,18 @@ def suite(name: str) -> Settings:
     if name == "pipelined":
         # wrk sends 16 requests per write, so a client-bound row shows the server's own limit.
         return Settings("pipelined", ["baton-inline", "baton-baseline-inline", "baton-pool-1", "baton-native",
-                                      "granian-wsgi-bt1", "granian-wsgi-bt1-pipeline", "uwsgi-http11", "nginx",
-                                      "floor-c"],
+                                      "granian-wsgi-bt1", "granian-wsgi-bt1-pipeline", "uwsgi-http11", *C_WSGI,
+                                      "nginx", "floor-c"],
+                        ["hello"], [16], rounds=3, duration=5, warmup=1, pipeline=16)
+    if name == "c-wsgi":
+        # baton beside the C WSGI servers and Granian on the hello, one request
+        # at a time per connection and pipelined (16 per write, as
+        # TechEmpower's plaintext test sends them).
+        return Settings("c-wsgi", ["baton-inline", "baton-pool-1", "granian-wsgi-bt1"] + C_WSGI + ["floor-c"],
+                        ["hello"], [16, 64, 256], rounds=3, duration=3, warmup=1)
+    if name == "c-wsgi-pipelined":
+        return Settings("c-wsgi-pipelined", ["baton-inline", "baton-pool-1", "granian-wsgi-bt1",
+                                             "granian-wsgi-bt1-pipeline"] + C_WSGI + ["floor-c"],
                         ["hello"], [16], rounds=3, duration=5, warmup=1, pipeline=16)
     if name == "pool-syscalls":
         # Syscalls per request in each shape: the handoff's share at saturation.
@@ -265,7 +278,7 @@ def suite(name: str) -> Settings:
     if name == "dry":
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
-    raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, syscalls, quick, pool, pool-fairness, "
+    raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, c-wsgi, c-wsgi-pipelined, syscalls, quick, pool, pool-fairness, "
                      "django-mixed, post-echo, asgi-echo, idle-memory, instructions, asgi-instructions, eager-instructions, "
                      "instructions-pythons, metrics-instructions, metrics-hello, freethreading, accept-spread, freethreading-hello, "
                      "freethreading-mixed, "

@@ -76,17 +76,18 @@ head_outcome parse_head(std::string_view bytes, const std::vector<size_t>& cuts)
       return o;
     }
     std::ostringstream s;
-    s << "complete head_length=" << req.head_length << " method=" << req.method << " target="
+    s << "complete head_length=" << r.head_length << " method=" << req.method << " target="
       << printable(req.target) << " path=" << printable(req.path) << " query=" << printable(req.query)
-      << " authority=" << printable(req.authority) << " form=" << int(req.form) << " 1." << int(req.version_minor) << " keep_alive=" << req.keep_alive
+      << " authority=" << printable(req.authority) << " form=" << int(req.form) << " 1." << int(req.version_minor) << " keep_alive=" << req.persistent
       << " expect_continue=" << req.expect_continue << " is_head=" << req.is_head << " upgrade=" << req.upgrade
-      << " framing=" << int(req.framing) << " content_length=" << req.content_length << " headers=" << req.header_count;
-    for (size_t i = 0; i < req.header_count; ++i) {
-      s << " [" << printable(req.headers[i].name) << ": " << printable(req.headers[i].value) << "]";
+      << " framing=" << int(h::framing_of(req)) << " content_length=" << (req.content_length < 0 ? 0 : req.content_length)
+      << " headers=" << req.field_count;
+    for (size_t i = 0; i < req.field_count; ++i) {
+      s << " [" << printable(req.fields[i].name) << ": " << printable(req.fields[i].value) << "]";
     }
     o.text = s.str();
-    o.chunked = req.framing == h::body_framing::chunked;
-    o.head_length = req.head_length;
+    o.chunked = h::framing_of(req) == h::body_framing::chunked;
+    o.head_length = r.head_length;
     return o;
   }
   return o;

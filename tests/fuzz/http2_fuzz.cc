@@ -141,7 +141,7 @@ struct fuzz_host final : baton::session::protocol_host, x::exchange_owner, baton
   void session_closed(baton::session::session*, bool) override {}
   void session_lingering(baton::session::session*) override {}
   void exchange_news(x::exchange* s) override {
-    if (s->sink != nullptr) s->sink->on_exchange_news(s);
+    if (s->links.sink != nullptr) s->links.sink->on_exchange_news(s);
   }
   void recycle(x::exchange* s) override {
     ++recycled;
@@ -211,7 +211,7 @@ struct fuzz_host final : baton::session::protocol_host, x::exchange_owner, baton
     x::exchange* s = r.x;
     r.done = true;
     s->app_done();
-    if (s->sink != nullptr) s->sink->on_app_done(s);
+    if (s->links.sink != nullptr) s->links.sink->on_app_done(s);
     s->release();
   }
 
@@ -387,7 +387,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (app_request& a : h.requests) {
     if (a.done) continue;
-    if (a.x->sink != nullptr) broken("a closed connection's protocol is still an exchange's sink");
+    if (a.x->links.sink != nullptr) broken("a closed connection's protocol is still an exchange's sink");
     if (!a.x->cancelled()) broken("an exchange the app holds was not cancelled when its connection closed");
     a.done = true;
     a.x->app_done();

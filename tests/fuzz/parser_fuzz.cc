@@ -95,19 +95,19 @@ std::string describe(const h::parse_result& r, const h::request& req, const h::p
     case h::parse_status::complete:
       break;
   }
-  size_t head = req.head_length;
+  size_t head = r.head_length;
   if (cursor.position != 0 || cursor.request_line_done) broken("the cursor was not reset on complete", input);
   if (head < 4 || head > length || std::string_view(base + head - 4, 4) != "\r\n\r\n") {
     broken("the head does not end in an empty line within the bytes shown", input);
   }
   if (!all_token_chars(req.method)) broken("the method is not a token", input);
-  if (req.header_count > lim.max_headers) broken("more fields than max_headers", input);
+  if (req.field_count > lim.max_headers) broken("more fields than max_headers", input);
   if (req.version_minor > 1) broken("a minor version above 1", input);
-  if (req.framing == h::body_framing::chunked && (req.version_minor != 1 || req.content_length != 0)) {
-    broken("chunked framing on HTTP/1.0 or with a length", input);
+  if (h::framing_of(req) == h::body_framing::chunked && req.version_minor != 1) {
+    broken("chunked framing on HTTP/1.0", input);
   }
-  if (req.framing == h::body_framing::length && req.content_length == 0) broken("length framing of 0", input);
-  if (lim.max_body != 0 && req.content_length > lim.max_body) broken("a length over max_body", input);
+  if (req.content_length < -1) broken("a length below -1", input);
+  if (lim.max_body != 0 && req.content_length > static_cast<int64_t>(lim.max_body)) broken("a length over max_body", input);
   if ((req.form == h::target_form::absolute) != !req.authority.empty()) {
     broken("authority set for a form other than absolute, or missing for it", input);
   }
@@ -116,13 +116,13 @@ std::string describe(const h::parse_result& r, const h::request& req, const h::p
                   " query=" + where(req.query, base, head, input) +
                   " authority=" + where(req.authority, base, head, input) +
                   " form=" + std::to_string(static_cast<int>(req.form)) +
-                  " minor=" + std::to_string(req.version_minor) + " keep_alive=" + std::to_string(req.keep_alive) +
+                  " minor=" + std::to_string(req.version_minor) + " keep_alive=" + std::to_string(req.persistent) +
                   " expect_continue=" + std::to_string(req.expect_continue) +
                   " is_head=" + std::to_string(req.is_head) + " upgrade=" + std::to_string(req.upgrade) +
-                  " framing=" + std::to_string(static_cast<int>(req.framing)) +
+                  " framing=" + std::to_string(static_cast<int>(h::framing_of(req))) +
                   " content_length=" + std::to_string(req.content_length) + " headers:";
-  for (size_t i = 0; i < req.header_count; ++i) {
-    const h::header& f = req.headers[i];
+  for (size_t i = 0; i < req.field_count; ++i) {
+    const h::header& f = req.fields[i];
     if (!all_token_chars(f.name)) broken("a field name that is not a token", input);
     for (char c : f.value) {
       if (!h::is_field_value_char(static_cast<unsigned char>(c))) broken("a field value with a CTL", input);
@@ -187,8 +187,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (split != whole) broken("split parse disagrees with whole", input, whole, split);
 
   // A complete head parses the same with nothing after it.
-  if (r.status == h::parse_status::complete && req.head_length < n) {
-    std::string alone = feed(input.substr(0, req.head_length), {req.head_length}, lim);
+  if (r.status == h::parse_status::complete && r.head_length < n) {
+    std::string alone = feed(input.substr(0, r.head_length), {r.head_length}, lim);
     if (alone != whole) broken("the head alone parses differently", input, whole, alone);
   }
 
@@ -198,7 +198,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t stopped_at = 0;
     std::string bytewise = feed(input, every, lim, &stopped_at);
     if (bytewise != whole) broken("byte-by-byte parse disagrees with whole", input, whole, bytewise);
-    if (r.status == h::parse_status::complete && stopped_at != req.head_length) {
+    if (r.status == h::parse_status::complete && stopped_at != r.head_length) {
       broken("byte by byte, the head completed before or after its last byte", input);
     }
   }

@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect as websockets_connect
 
 from tests.conftest import ASGI_SHAPES, tls_args
+from tests.integration.browser import chromium
 from tests.integration.server import Server, read_response
 from tests.integration.tls import client_context, settled_tls_socket
 
@@ -624,25 +625,8 @@ def test_many_websockets_at_once_each_get_only_their_own_messages(ws_server):
 # --- a real browser ---------------------------------------------------------------
 
 def test_chromium_exchanges_compressed_messages_with_a_page_it_served(ws_server, tmp_path):
-    import shutil
-    import subprocess
-
-    browser = shutil.which("chromium")
-    assert browser, "Debian's chromium is missing (the Makefile installs it)"
-    # Under the sanitizer run the server has the sanitizers preloaded; the
-    # browser is a client and must not inherit them.
-    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
-    proc = subprocess.Popen([browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                             # Over TLS the test CA's certificate: the browser is told to take it.
-                             "--ignore-certificate-errors",
-                             f"--user-data-dir={tmp_path / 'profile'}", "--remote-debugging-port=0",
-                             f"{ws_server.url}/browser"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env)
-    try:
+    with chromium(f"{ws_server.url}/browser", tmp_path / "profile"):
         line = wait_for_call(ws_server, "report ", timeout=60)
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(10)
     assert line, "the page never reported"
     result = json.loads(line[len("report "):])
     assert result["same"], result

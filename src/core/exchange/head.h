@@ -29,6 +29,9 @@ struct request_head {
   // The target's host [":" port] when the target names one (absolute-form,
   // HTTP/2's :authority); empty otherwise.
   std::string_view authority;
+  // The protocol an extended CONNECT asks the stream to become (RFC 8441's
+  // :protocol, over HTTP/2: "websocket"); empty for every other request.
+  std::string_view protocol;
   target_form form = target_form::origin;
   uint8_t version_major = 1;
   uint8_t version_minor = 1;

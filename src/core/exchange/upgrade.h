@@ -36,7 +36,10 @@ class message_wire {
 
 struct upgrade_offer {
   const message_wire* wire = nullptr;  // null: no switch is on offer
-  std::string accept;                  // the Sec-WebSocket-Accept value of the 101
+  // The switch's answer: 101 with the Sec-WebSocket-Accept value over
+  // HTTP/1.1; over HTTP/2 (an extended CONNECT, RFC 8441) a 200 with none.
+  int status = 101;
+  std::string accept;
   std::string extensions;              // the agreed Sec-WebSocket-Extensions value, or ""
   bool deflate = false;                // permessage-deflate was agreed
   int deflate_window_bits = 15;        // the server's compressor window
@@ -44,6 +47,7 @@ struct upgrade_offer {
   bool websocket() const { return wire != nullptr; }
   void reset() {
     wire = nullptr;
+    status = 101;
     accept.clear();
     extensions.clear();
     deflate = false;

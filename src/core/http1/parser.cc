@@ -26,7 +26,16 @@ bool all_field_value_chars(std::string_view value) {
   return ok;
 }
 
-parse_result fail(int status, const char* reason) {
+// What a step of the parse found: 16 bytes, returned in registers (the
+// public result, with the head's length beside, would go through memory on
+// every field line).
+struct parse_step {
+  parse_status status = parse_status::incomplete;
+  int http_status = 0;
+  const char* reason = nullptr;
+};
+
+parse_step fail(int status, const char* reason) {
   return {parse_status::error, status, reason};
 }
 
@@ -44,7 +53,7 @@ void split_path_query(std::string_view rest, request& out) {
   }
 }
 
-parse_result parse_target(std::string_view target, request& out) {
+parse_step parse_target(std::string_view target, request& out) {
   for (unsigned char c : target) {
     if (c < 0x21 || c > 0x7e) return fail(400, "invalid octet in request-target");
   }
@@ -105,7 +114,7 @@ parse_result parse_target(std::string_view target, request& out) {
   return {parse_status::complete};
 }
 
-parse_result parse_request_line(std::string_view line, request& out) {
+parse_step parse_request_line(std::string_view line, request& out) {
   size_t i = 0;
   while (i < line.size() && exchange::detail::token_table[static_cast<unsigned char>(line[i])]) ++i;
   if (i == 0 || i == line.size() || line[i] != ' ') return fail(400, "invalid method");
@@ -143,7 +152,7 @@ struct header_facts {
 
 // `h` is not const: the Host field is remembered so its value can be
 // replaced by an absolute-form target's authority.
-parse_result note_header(header& h, header_facts& facts, request& out) {
+parse_step note_header(header& h, header_facts& facts, request& out) {
   std::string_view n = h.name;
   // Most fields are none of these: the length and first letter rule them out
   // before any full comparison.
@@ -207,7 +216,7 @@ parse_result note_header(header& h, header_facts& facts, request& out) {
 }
 
 // RFC 9112 section 6: the framing a request's header fields describe.
-parse_result decide_framing(const header_facts& facts, const exchange::request_limits& lim, request& out) {
+parse_step decide_framing(const header_facts& facts, const exchange::request_limits& lim, request& out) {
   if (facts.host_count > 1) return fail(400, "more than one Host");
   if (facts.host_count == 0 && out.version_minor == 1) return fail(400, "HTTP/1.1 request without Host");
   if (facts.content_type_count > 1) return fail(400, "more than one Content-Type");
@@ -239,22 +248,21 @@ parse_result decide_framing(const header_facts& facts, const exchange::request_l
     if (!last_is_chunked) return fail(400, "Transfer-Encoding does not end in chunked");
     if (chunked_count > 1) return fail(400, "chunked applied more than once");
     if (unknown) return fail(501, "unsupported transfer coding");
-    out.framing = body_framing::chunked;
+    out.content_length = -1;
   } else if (facts.has_content_length) {
     if (lim.max_body != 0 && facts.content_length > lim.max_body) return fail(413, "body too large");
-    out.content_length = facts.content_length;
-    out.framing = facts.content_length == 0 ? body_framing::none : body_framing::length;
+    out.content_length = static_cast<int64_t>(facts.content_length);
   }
   if (out.version_minor == 1) {
-    out.keep_alive = !facts.connection_close;
+    out.persistent = !facts.connection_close;
   } else {
-    out.keep_alive = facts.connection_keep_alive && !facts.connection_close;
+    out.persistent = facts.connection_keep_alive && !facts.connection_close;
     out.expect_continue = false;  // an HTTP/1.0 client does not wait for 100
   }
   return {parse_status::complete};
 }
 
-parse_result parse_header_line(std::string_view line, header& h) {
+parse_step parse_header_line(std::string_view line, header& h) {
   if (line.front() == ' ' || line.front() == '\t') return fail(400, "obsolete line folding");
   size_t i = 0;
   while (i < line.size() && exchange::detail::token_table[static_cast<unsigned char>(line[i])]) ++i;
@@ -271,11 +279,9 @@ parse_result parse_header_line(std::string_view line, header& h) {
   return {parse_status::complete};
 }
 
-}  // namespace
-
-
-parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, const exchange::request_limits& lim,
-                           header* storage, request& out) {
+// The parse itself; `head_length` is set when the head is complete.
+parse_step parse_head(const char* buf, size_t len, parse_cursor& cursor, const exchange::request_limits& lim,
+                      header* storage, request& out, size_t& head_length) {
   // RFC 9112 section 2.2: ignore a few empty lines before the request-line.
   size_t start = 0;
   while (start + 1 < len && buf[start] == '\r' && buf[start + 1] == '\n') {
@@ -318,13 +324,12 @@ parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, co
   cursor = {};
 
   out = request{};
-  out.head_length = head_end;
   // The request-line.
   const char* line_start = buf + start;
   const char* lf = static_cast<const char*>(std::memchr(line_start, '\n', head_end - start));
   std::string_view request_line(line_start, static_cast<size_t>(lf - 1 - line_start));
   if (request_line.find('\r') != std::string_view::npos) return fail(400, "bare CR");
-  parse_result r = parse_request_line(request_line, out);
+  parse_step r = parse_request_line(request_line, out);
   if (r.status == parse_status::error) return r;
 
   header_facts facts;
@@ -343,15 +348,25 @@ parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, co
     ++count;
     line_start = lf + 1;
   }
-  out.headers = storage;
-  out.header_count = count;
+  out.fields = storage;
+  out.field_count = count;
   r = decide_framing(facts, lim, out);
   if (r.status != parse_status::complete) return r;
   // RFC 9112 section 3.2.2: the target's authority overrides Host. The value
   // becomes a view into the target, so nothing is copied and code that reads
   // Host (the bridge's HTTP_HOST) needs no knowledge of target forms.
   if (out.form == target_form::absolute && facts.host != nullptr) facts.host->value = out.authority;
+  head_length = head_end;
   return r;
+}
+
+}  // namespace
+
+parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, const exchange::request_limits& lim,
+                           header* storage, request& out) {
+  size_t head_length = 0;
+  parse_step s = parse_head(buf, len, cursor, lim, storage, out, head_length);
+  return {s.status, s.http_status, s.reason, head_length};
 }
 
 }  // namespace baton::http1

@@ -22,32 +22,16 @@ namespace baton::http1 {
 using header = exchange::field;
 using exchange::target_form;
 
-enum class body_framing : uint8_t { none, length, chunked };
+// The head as the parser finds it is the exchange's own request_head (one
+// request type from the parser to the app): its views point into the
+// caller's buffer, its fields into the caller's storage, and its
+// content_length says how the body is framed.
+using request = exchange::request_head;
 
-struct request {
-  std::string_view method;
-  std::string_view target;  // the raw request-target, as sent
-  std::string_view path;    // the path part of the target (absolute-form: after the authority)
-  std::string_view query;   // after '?', without it; empty if none
-  // absolute-form: the target's host [":" port], which RFC 9112 section
-  // 3.2.2 makes the request's host; empty for the other forms.
-  std::string_view authority;
-  target_form form = target_form::origin;
-  uint8_t version_minor = 1;  // HTTP/1.x
-  bool keep_alive = true;
-  bool expect_continue = false;
-  bool is_head = false;
-  bool upgrade = false;  // a Connection: upgrade token was present
-  bool upgrade_field = false;  // an Upgrade field was present
-  body_framing framing = body_framing::none;
-  uint64_t content_length = 0;
-  // The header fields in the order sent. For an absolute-form target the
-  // Host field's value is replaced by `authority` (a view into the target),
-  // so code that reads Host sees the host the target names.
-  const header* headers = nullptr;
-  size_t header_count = 0;
-  size_t head_length = 0;  // bytes of the head, including the final empty line
-};
+enum class body_framing : uint8_t { none, length, chunked };
+inline body_framing framing_of(const request& r) {
+  return r.content_length < 0 ? body_framing::chunked : r.content_length == 0 ? body_framing::none : body_framing::length;
+}
 
 // How far a head has been scanned: every byte before `position` is known to
 // hold no unexamined line end. Reset (value-initialise) it for a new request;
@@ -63,11 +47,12 @@ struct parse_result {
   parse_status status = parse_status::incomplete;
   int http_status = 0;          // for errors: 400, 413, 414, 417, 431, 501, 505
   const char* reason = nullptr; // for errors: a short phrase for the log
+  size_t head_length = 0;       // when complete: bytes of the head, including the final empty line
 };
 
 // Parses one request head from buf[0, len). `cursor` carries what earlier
 // calls over a prefix of the same bytes found. `storage` must hold
-// lim.max_headers entries; out.headers points into it on success. The
+// lim.max_headers entries; out.fields points into it on success. The
 // status of an error does not depend on how the bytes were split across calls.
 parse_result parse_request(const char* buf, size_t len, parse_cursor& cursor, const exchange::request_limits& lim,
                            header* storage, request& out);

@@ -17,36 +17,11 @@ constexpr size_t shared_read_size = 65536;
 constexpr size_t own_read_size = 16384;
 constexpr size_t direct_read_size = size_t{1024} * 1024;
 
-// The exchange's view of a parsed head: the same views, HTTP/1's framing
-// read as the body's length.
-exchange::request_head to_head(const request& parsed) {
-  exchange::request_head h;
-  h.method = parsed.method;
-  h.target = parsed.target;
-  h.path = parsed.path;
-  h.query = parsed.query;
-  h.authority = parsed.authority;
-  h.form = parsed.form;
-  h.version_major = 1;
-  h.version_minor = parsed.version_minor;
-  h.persistent = parsed.keep_alive;
-  h.expect_continue = parsed.expect_continue;
-  h.is_head = parsed.is_head;
-  h.upgrade = parsed.upgrade;
-  h.upgrade_field = parsed.upgrade_field;
-  h.content_length = parsed.framing == body_framing::chunked ? -1
-                     : parsed.framing == body_framing::length ? static_cast<int64_t>(parsed.content_length)
-                                                              : 0;
-  h.fields = parsed.headers;
-  h.field_count = parsed.header_count;
-  return h;
-}
-
 }  // namespace
 
 exchange::exchange* protocol::request_state::detach() {
   exchange::exchange* left = x;
-  if (left != nullptr) left->sink = nullptr;
+  if (left != nullptr) left->links.sink = nullptr;
   *this = request_state();
   return left;
 }
@@ -304,27 +279,27 @@ parse_status protocol::start_exchange(byte_buffer& input) {
     return r.status;
   }
   exchange::exchange* x = context_.host.new_exchange();
-  x->reset_for(to_head(parsed), input.data(), parsed.head_length, session_.peer(), context_.wire,
+  x->reset_for(parsed, input.data(), r.head_length, session_.peer(), context_.wire,
                peer_trusted_ ? &context_.http.proxy : nullptr);
-  input.consume(parsed.head_length);
-  x->sink = this;
+  input.consume(r.head_length);
+  x->links.sink = this;
   current_.x = x;
   state_ = state::active;
   begin_body(parsed);
-  if (context_.timing) x->started = metrics::stopwatch::now();
+  if (context_.timing) x->links.started = metrics::stopwatch::now();
   return parse_status::complete;
 }
 
 void protocol::begin_body(const request& parsed) {
   exchange::exchange* x = current_.x;
-  switch (parsed.framing) {
+  switch (framing_of(parsed)) {
     case body_framing::none:
       current_.body_done = true;
       x->deliver_body_end();
       break;
     case body_framing::length:
       current_.body_done = parsed.content_length == 0;
-      current_.body_remaining = parsed.content_length;
+      current_.body_remaining = static_cast<uint64_t>(parsed.content_length);
       if (current_.body_done) x->deliver_body_end();
       break;
     case body_framing::chunked:

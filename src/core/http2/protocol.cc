@@ -78,8 +78,11 @@ void protocol::start() {
       {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, context_.config.initial_window_size},
       {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, context_.config.max_header_list_size},
       {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
+      {NGHTTP2_SETTINGS_ENABLE_CONNECT_PROTOCOL, 1},  // RFC 8441: WebSockets over HTTP/2
   };
-  nghttp2_submit_settings(h2_, NGHTTP2_FLAG_NONE, entries, sizeof entries / sizeof entries[0]);
+  size_t count = sizeof entries / sizeof entries[0];
+  if (!context_.extended_connect) --count;  // the last entry: sent only when WebSockets are served
+  nghttp2_submit_settings(h2_, NGHTTP2_FLAG_NONE, entries, count);
   // The connection's window: large, and given back as bytes arrive.
   nghttp2_session_set_local_window_size(h2_, NGHTTP2_FLAG_NONE, 0, 1 << 30);
   if (upgrade_ && !start_upgraded_stream()) {
@@ -389,9 +392,15 @@ int protocol::stream_closed(int32_t id, uint32_t error_code) {
 
 void protocol::free_stream(stream* s) {
   if (s->in_app) --in_app_;  // the held ones start after this read (dispatch_ready)
+  if (s->carried != nullptr) {
+    s->carried->on_close();  // the switched protocol lets go of its app first
+    s->carried.reset();
+    s->carrier.reset();
+    --switched_count_;
+  }
   if (exchange::exchange* x = s->x) {
     s->x = nullptr;
-    x->sink = nullptr;
+    x->links.sink = nullptr;
     if (!s->app_done) x->cancel();  // the client reset it, or the connection went
     x->release();
   }
@@ -419,6 +428,8 @@ session::protocol::plan protocol::current_plan() const {
     p.deadline = idle_since_ms_ + timeout;
   }
   if (stall_check_ms_ < p.deadline) p.deadline = stall_check_ms_;
+  int64_t switched = switched_deadline();
+  if (switched < p.deadline) p.deadline = switched;
   // News from the apps is framed once per pass, after the loop's inbox: a
   // body and its end then go out in one DATA frame.
   if (send_due_) p.deadline = session_.now_ms();
@@ -429,6 +440,7 @@ void protocol::on_deadline() {
   send_due_ = false;
   int64_t now = session_.now_ms();
   if (stall_check_ms_ <= now) check_stalls();
+  switched_deadlines(now);
   if (stream_count_ == 0 && now >= current_plan().deadline) {
     // Idle past the keep-alive timeout (or the header timeout before any request).
     nghttp2_submit_goaway(h2_, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(h2_), NGHTTP2_NO_ERROR,
@@ -450,7 +462,7 @@ void protocol::check_stalls() {
   bool connection_blocked = nghttp2_session_get_remote_window_size(h2_) <= 0;
   for (stream* s = streams_; s != nullptr;) {
     stream* next = s->next;
-    bool waiting = s->head_sent && !s->reset && (!s->pending.empty() || !s->app_done);
+    bool waiting = s->head_sent && !s->reset && (!s->pending.empty() || (!s->app_done && s->carried == nullptr));
     bool blocked = waiting && !s->pending.empty() &&
                    (connection_blocked || nghttp2_session_get_stream_remote_window_size(h2_, s->id) <= 0);
     if (!blocked) {
@@ -475,7 +487,19 @@ void protocol::check_stalls() {
         body_awaited = false;
       }
     }
-    if (waiting || body_awaited) stall_check_ms_ = now + 1000;
+    // A switch offered to an app that neither accepts nor refuses it in
+    // time (--ws-handshake-timeout): 504, as over HTTP/1.1.
+    bool answer_awaited = s->offered && !s->head_sent && !s->reset && s->x != nullptr;
+    int answer_timeout = context_.host.upgrade_answer_timeout_ms();
+    if (answer_awaited && answer_timeout > 0 && now - s->app_since_ms >= answer_timeout) {
+      log::write(log::level::info, "an extended CONNECT from %s (HTTP/2 stream %d) got no answer from the app in "
+                 "time (504)", session_.peer_for_log(), s->id);
+      s->x->cancel();
+      give_up_on_app(*s);
+      answer_awaited = false;
+      send_due_ = true;
+    }
+    if (waiting || body_awaited || answer_awaited) stall_check_ms_ = now + 1000;
     s = next;
   }
 }
@@ -502,29 +526,42 @@ void protocol::abandon_app(int64_t entered_before_ms) {
                "timeout; %s", static_cast<int>(h.method.size()), h.method.data(),
                static_cast<int>(std::min<size_t>(h.target.size(), 200)), h.target.data(), session_.peer_for_log(), s->id,
                s->head_sent ? "resetting the stream" : "answering 504");
-    s->in_app = false;
-    --in_app_;
-    bool head_sent = s->head_sent;
-    s->head_sent = true;
-    s->reset = true;  // the app side's output is dropped (take_output)
-    s->pending.clear();
-    if (head_sent) {
-      nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_INTERNAL_ERROR);
-      continue;
-    }
-    nghttp2_nv status = name_value(":status", "504");
-    nghttp2_submit_response(h2_, s->id, &status, 1, nullptr);
-    // A reset submitted now would drop the HEADERS still queued: it follows
-    // them (frame_sent), telling the client to stop sending its body.
-    s->reset_once_answered = !s->body_ended;
+    give_up_on_app(*s);
   }
   start_held();
   send_due_ = true;
 }
 
+// A 504 if nothing of the stream's answer went out, else a reset; what its
+// app side writes from now on is dropped.
+void protocol::give_up_on_app(stream& s) {
+  if (s.in_app) {
+    s.in_app = false;
+    --in_app_;
+  }
+  bool head_sent = s.head_sent;
+  s.head_sent = true;
+  s.reset = true;  // the app side's output is dropped (take_output)
+  s.pending.clear();
+  if (head_sent) {
+    nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s.id, NGHTTP2_INTERNAL_ERROR);
+    return;
+  }
+  nghttp2_nv status = name_value(":status", "504");
+  nghttp2_submit_response(h2_, s.id, &status, 1, nullptr);
+  // A reset submitted now would drop the HEADERS still queued: it follows
+  // them (frame_sent), telling the client to stop sending its body.
+  s.reset_once_answered = !s.body_ended;
+}
+
 void protocol::drain() {
   if (draining_ || h2_ == nullptr) return;
   draining_ = true;
+  // Switched streams close their own way (a WebSocket's 1001, or 1012 on a
+  // reload), then end; the GOAWAY stops new streams.
+  for (stream* s = streams_; s != nullptr; s = s->next) {
+    if (s->carried != nullptr) s->carried->drain();
+  }
   nghttp2_submit_goaway(h2_, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(h2_), NGHTTP2_NO_ERROR,
                         nullptr, 0);
   send();
@@ -540,6 +577,12 @@ void protocol::on_close() {
   nghttp2_session_del(h);
 }
 
-size_t protocol::release_idle_memory() { return 0; }
+size_t protocol::release_idle_memory() {
+  size_t freed = 0;
+  for (stream* s = streams_; s != nullptr && switched_count_ > 0; s = s->next) {
+    if (s->carried != nullptr) freed += s->carried->release_idle_memory();
+  }
+  return freed;
+}
 
 }  // namespace baton::http2

@@ -55,6 +55,7 @@
 #include "core/http2/response_head.h"
 #include "core/session/protocol_host.h"
 #include "core/session/session.h"
+#include "core/session/switched.h"
 
 namespace baton::local {
 class local_routes;
@@ -95,6 +96,9 @@ struct context {
   bool timing = false;
   int write_timeout_ms = 30000;
   metrics::thread_block* metrics = nullptr;  // this loop's counts (null: metrics off)
+  // RFC 8441: SETTINGS_ENABLE_CONNECT_PROTOCOL is sent, and an extended
+  // CONNECT is offered to the host as a switch (a WebSocket on its stream).
+  bool extended_connect = false;
 };
 
 class protocol final : public session::protocol, public exchange::exchange_sink {
@@ -130,6 +134,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
 
  private:
   struct stream;
+  struct stream_carrier;
   friend struct callbacks;
 
   // nghttp2's callbacks, as members.
@@ -172,7 +177,19 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   void reset_for_length(stream& s, const char* longer_or_shorter);
   void reset_stream(stream& s, uint32_t code);
   void check_stalls();
+  void give_up_on_app(stream& s);
   void free_stream(stream* s);
+
+  // Streams that switched protocols (switched_streams.cc).
+  bool offer_switch(stream& s);
+  void switch_stream(stream& s);
+  void feed_switched(stream& s, const uint8_t* data, size_t length);
+  void give_back_switched_window(stream& s);
+  bool push_switched(stream& s);
+  void finish_switched(stream& s);
+  void abort_switched(stream& s);
+  int64_t switched_deadline() const;
+  void switched_deadlines(int64_t now);
 
   context& context_;
   session::session& session_;
@@ -192,12 +209,14 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   std::vector<std::pair<int32_t, int32_t>> skipped_;  // ids the client jumped over
   head_limits head_limits_;
   encoded_head head_scratch_;  // a response head's name-value pairs while it is submitted
-  net::output_queue payload_scratch_;  // a DATA frame's payload between the stream's output and the session's
+  net::output_queue payload_scratch_;
+  std::string feed_scratch_;  // DATA for a switched protocol, which decodes in place  // a DATA frame's payload between the stream's output and the session's
   bool peer_trusted_ = false;
   bool draining_ = false;
   bool closing_ = false;  // nghttp2 is done or failed: what is queued goes out, then the session ends
   bool in_send_ = false;
   bool in_receive_ = false;
+  uint32_t switched_count_ = 0;  // streams carrying a switched protocol
   bool send_due_ = false;  // news came: frame and send on this pass's timers
   int64_t idle_since_ms_ = 0;
   bool served_any_ = false;

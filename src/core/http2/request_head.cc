@@ -50,6 +50,7 @@ void request_head::add(std::string_view name, std::string_view value, const head
   else if (name == ":path") path_ = index;
   else if (name == ":scheme") scheme_ = index;
   else if (name == ":authority") authority_ = index;
+  else if (name == ":protocol") protocol_ = index;
   else if (name == "host" && host_ < 0) host_ = index;
 }
 
@@ -65,15 +66,19 @@ std::string_view request_head::value_of(int i) const {
 const char* request_head::malformed(bool body_ends) {
   // RFC 9113 8.3.1: every request names its method; all but CONNECT (8.5)
   // a scheme and a path that is not empty; CONNECT an authority and
-  // neither of the others.
+  // neither of the others. RFC 8441 section 4: an extended CONNECT (one
+  // with :protocol, which no other method may carry) names all three.
   bool connect = value_of(method_) == "CONNECT";
+  bool extended = protocol_ >= 0;
   if (malformed_ == nullptr && method_ < 0) malformed_ = "no :method";
-  if (malformed_ == nullptr && !connect && (scheme_ < 0 || path_ < 0 || value_of(path_).empty())) {
+  if (malformed_ == nullptr && extended && !connect) malformed_ = ":protocol on a request that is not a CONNECT";
+  if (malformed_ == nullptr && (!connect || extended) && (scheme_ < 0 || path_ < 0 || value_of(path_).empty())) {
     malformed_ = "no :scheme or no :path";
   }
-  if (malformed_ == nullptr && connect && (authority_ < 0 || scheme_ >= 0 || path_ >= 0)) {
+  if (malformed_ == nullptr && connect && !extended && (authority_ < 0 || scheme_ >= 0 || path_ >= 0)) {
     malformed_ = "a CONNECT without :authority, or with :scheme or :path";
   }
+  if (malformed_ == nullptr && extended && authority_ < 0) malformed_ = "an extended CONNECT without :authority";
   for (size_t i = 0; i < spans_.size() && malformed_ == nullptr; ++i) {
     if (name_of(i) != "content-length") continue;
     uint64_t length = 0;
@@ -140,7 +145,8 @@ void request_head::describe(bool body_ends, exchange::request_head& h, std::vect
   size_t q = h.target.find('?');
   h.path = q == std::string_view::npos ? h.target : h.target.substr(0, q);
   h.query = q == std::string_view::npos ? std::string_view() : h.target.substr(q + 1);
-  h.form = h.method == "CONNECT" ? exchange::target_form::authority
+  h.protocol = value_of(protocol_);
+  h.form = h.method == "CONNECT" && h.protocol.empty() ? exchange::target_form::authority
            : h.target == "*"     ? exchange::target_form::asterisk
                                  : exchange::target_form::origin;
   h.version_major = 2;

@@ -60,7 +60,7 @@ class request_head {
   // Names and values back to back, and where each is.
   std::string bytes_;
   std::vector<span> spans_;
-  int method_ = -1, path_ = -1, scheme_ = -1, authority_ = -1, host_ = -1;  // indexes into spans_
+  int method_ = -1, path_ = -1, scheme_ = -1, authority_ = -1, host_ = -1, protocol_ = -1;  // indexes into spans_
   uint64_t list_bytes_ = 0;
   uint32_t field_count_ = 0;  // cookie crumbs count once
   uint32_t cookies_ = 0;

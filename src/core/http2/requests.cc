@@ -22,6 +22,10 @@ int protocol::data_chunk(int32_t id, const uint8_t* data, size_t length) {
   // The connection's window goes back at once; the stream's as its app reads.
   nghttp2_session_consume_connection(h2_, length);
   stream* s = find(id);
+  if (s != nullptr && s->carried != nullptr && !s->reset) {
+    feed_switched(*s, data, length);
+    return 0;
+  }
   if (s == nullptr || s->x == nullptr || s->body_ended || s->reset) return 0;
   if (s->content_length() >= 0 && s->delivered + length > static_cast<uint64_t>(s->content_length())) {
     reset_for_length(*s, "longer");
@@ -72,10 +76,10 @@ void protocol::start_stream(stream& s, bool body_ends) {
   x->reset_for(h, s.head.bytes().data(), s.head.bytes().size(), session_.peer(), context_.response_wire,
                peer_trusted_ ? &context_.http.proxy : nullptr);
   s.head.clear();
-  x->sink = this;
-  x->stream_id = s.id;
+  x->links.sink = this;
+  x->links.sink_key = s.id;
   s.x = x;
-  if (context_.timing) x->started = metrics::stopwatch::now();
+  if (context_.timing) x->links.started = metrics::stopwatch::now();
   if (body_ends) {
     s.body_ended = true;
     x->deliver_body_end();
@@ -139,6 +143,13 @@ void protocol::reset_stream(stream& s, uint32_t code) {
 // The client ended the stream: its body is whole, unless it is shorter
 // than its content-length (malformed).
 void protocol::end_body(stream& s) {
+  if (s.carried != nullptr) {
+    // The client will send no more on a switched stream: its protocol
+    // ends (without its own close, the app hears of an abnormal one).
+    s.carried->peer_gone();
+    s.carried->flush();
+    return;
+  }
   if (s.x == nullptr || s.body_ended || s.reset) return;
   if (s.content_length() >= 0 && s.delivered != static_cast<uint64_t>(s.content_length())) {
     reset_for_length(s, "shorter");
@@ -167,7 +178,7 @@ void protocol::dispatch_ready() {
     stream* s = find(id);
     if (s == nullptr || s->reset || s->dispatched || s->x == nullptr || session_.closed()) continue;
     s->dispatched = true;
-    if (answer_locally(*s)) continue;
+    if (offer_switch(*s) || answer_locally(*s)) continue;
     if (at_app_limit() || !held_.empty()) {
       held_.push_back(id);
       continue;

@@ -21,7 +21,10 @@ bool framing::write_head(exchange::response_state& r, const exchange::commit_fac
   int s = r.status;
   r.no_body = facts.request.is_head || s < 200 || s == 204 || s == 304;
   r.chunked = false;
-  if (r.length < 0 && !r.no_body && facts.body_is_empty) r.length = 0;
+  // A 2xx to a CONNECT (RFC 8441's WebSocket) opens a stream of its own
+  // bytes: it carries no length (RFC 9110 8.6).
+  bool opens_stream = facts.request.method == "CONNECT" && s >= 200 && s < 300;
+  if (r.length < 0 && !r.no_body && facts.body_is_empty && !opens_stream) r.length = 0;
   return false;  // HTTP/2 never closes the connection for one response
 }
 

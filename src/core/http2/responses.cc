@@ -22,20 +22,35 @@ namespace baton::http2 {
 
 void protocol::on_exchange_news(exchange::exchange* x) {
   if (session_.closed() || h2_ == nullptr) return;
-  stream* s = find(x->stream_id);
+  stream* s = find(x->links.sink_key);
   if (s == nullptr || s->x != x) return;
   x->take_flush_request();
   x->take_continue_request();  // no 100 Continue over HTTP/2: the body may come at once
   give_back_window(*s);
   take_output(*s);
+  // The app finished an extended CONNECT's 200: the stream carries its
+  // protocol from now on, which takes the exchange's news.
+  if (x->switched() && s->carried == nullptr && !s->reset) switch_stream(*s);
   send_due_ = true;
   session_.update();
 }
 
 void protocol::on_app_done(exchange::exchange* x) {
   if (session_.closed() || h2_ == nullptr) return;
-  stream* s = find(x->stream_id);
+  stream* s = find(x->links.sink_key);
   if (s == nullptr || s->x != x) return;
+  if (x->switched()) {
+    // The app accepted and returned at once: the switch first, then its
+    // protocol hears that the app is done.
+    take_output(*s);
+    if (s->carried == nullptr && !s->reset) switch_stream(*s);
+    if (s->carried != nullptr) {
+      x->links.sink->on_app_done(x);  // the switched protocol's
+      send_due_ = true;
+      session_.update();
+      return;
+    }
+  }
   s->app_done = true;
   if (s->in_app) {
     s->in_app = false;
@@ -105,6 +120,13 @@ ssize_t protocol::read_body(int32_t id, size_t length, uint32_t* flags) {
   uint64_t queued = s->pending.queued_bytes();
   size_t n = queued < length ? static_cast<size_t>(queued) : length;
   if (n > 0) *flags |= NGHTTP2_DATA_FLAG_NO_COPY;
+  if (s->carried != nullptr) {
+    // A switched stream ends when its protocol has finished and said all.
+    if (n == queued && s->carried_finished) *flags |= NGHTTP2_DATA_FLAG_EOF;
+    if (n > 0 || s->carried_finished) return static_cast<ssize_t>(n);
+    s->deferred = true;
+    return NGHTTP2_ERR_DEFERRED;
+  }
   if (n == queued && s->app_done) {
     if (s->x->close_after()) {
       // The app failed after its head went out (or sent less than its

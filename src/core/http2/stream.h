@@ -6,6 +6,8 @@
 
 #include <nghttp2/nghttp2.h>
 
+#include <memory>
+
 #include "core/http2/protocol.h"
 
 namespace baton::http2 {
@@ -34,10 +36,35 @@ struct protocol::stream {
   int64_t app_since_ms = 0;    // when it entered the app (in_app)
   int64_t body_clock_ms = 0;   // the body's time is counted up to here
   int64_t body_waited_ms = 0;  // time its body was awaited with the client free to send
+  // After an extended CONNECT's 200 (RFC 8441): the protocol the stream
+  // carries, what it sees of the stream, and the bytes fed to it.
+  std::unique_ptr<session::switched_protocol> carried;
+  std::unique_ptr<stream_carrier> carrier;
+  uint64_t carried_in = 0;
+  bool carried_finished = false;  // it is done both ways: END_STREAM follows its output
+  bool offered = false;           // an extended CONNECT offered to its app as a switch
   stream* prev = nullptr;
   stream* next = nullptr;
 
   int64_t content_length() const { return head.content_length(); }
+};
+
+// What a switched protocol sees of its stream: the stream's output queue
+// (sent as DATA), its window, its end (END_STREAM) and its reset.
+struct protocol::stream_carrier final : session::byte_stream {
+  stream_carrier(protocol& p, stream& s) : p(p), s(s) {}
+  net::output_queue& output() override { return s.pending; }
+  bool push() override { return p.push_switched(s); }
+  uint64_t backlog() const override { return s.pending.buffered_bytes(); }
+  void finish() override { p.finish_switched(s); }
+  void abort() override { p.abort_switched(s); }
+  void replan() override { p.session_.update(); }
+  bool gone() const override { return p.h2_ == nullptr || p.session_.closed() || s.reset; }
+  int64_t now_ms() const override { return p.session_.now_ms(); }
+  const char* peer_for_log() const override { return p.session_.peer_for_log(); }
+
+  protocol& p;
+  stream& s;
 };
 
 struct callbacks {

@@ -83,8 +83,8 @@ std::string answer(std::string_view head, const region& r, const build_info& inf
   }
   if (req.path != "/metrics") return response(404, "Not Found", plain, "the metrics are at /metrics\n");
   std::string_view accept;
-  for (size_t i = 0; i < req.header_count; ++i) {
-    if (util::equals_ignore_case(req.headers[i].name, "accept")) accept = req.headers[i].value;
+  for (size_t i = 0; i < req.field_count; ++i) {
+    if (util::equals_ignore_case(req.fields[i].name, "accept")) accept = req.fields[i].value;
   }
   format f = format_for(accept);
   std::string body = render(r, f, info);

@@ -53,6 +53,7 @@ server::server(const server_config& config, std::vector<int> listeners)
   if (http1_context_.timing) metrics::stopwatch::calibrate();
   http1_context_.metrics = config_.metrics;
   h2_context_.metrics = config_.metrics;
+  h2_context_.extended_connect = config_.websocket.enabled;
   listeners_ = std::vector<listener_watch>(listeners.size());
   for (size_t i = 0; i < listeners.size(); ++i) {
     int fd = listeners[i];
@@ -150,7 +151,7 @@ void server::run_posted_pass() {
 }
 
 void server::run_nested_pass(exchange::exchange* x) {
-  if (x->sink != nullptr) x->sink->on_exchange_news(x);
+  if (x->links.sink != nullptr) x->links.sink->on_exchange_news(x);
   if (x->cancelled() || loop_.stopped()) return;
   ++nested_depth_;
   loop_.run_once(-1);
@@ -243,9 +244,9 @@ void server::retire(stop_reason why) {
 // from its head to now (its answer's last byte is queued), its bytes.
 // Inlined into request_done, its only caller: every answer pays for it.
 __attribute__((always_inline)) inline void server::count_answer(exchange::exchange& x) {
-  uint64_t latency_us = x.started > 0 ? metrics::stopwatch::elapsed_us(x.started, metrics::stopwatch::now()) : 0;
-  metrics::request_done(*config_.metrics, x.stream_id != 0 ? metrics::protocol::h2 : metrics::protocol::http1,
-                        x.response_status(), latency_us, x.bytes_received, x.response_body_bytes());
+  uint64_t latency_us = x.links.started > 0 ? metrics::stopwatch::elapsed_us(x.links.started, metrics::stopwatch::now()) : 0;
+  metrics::request_done(*config_.metrics, x.head().version_major == 2 ? metrics::protocol::h2 : metrics::protocol::http1,
+                        x.response_status(), latency_us, x.bytes_received(), x.response_body_bytes());
 }
 
 void server::request_done(exchange::exchange* x) {
@@ -268,14 +269,29 @@ int server::upgrade_answer_timeout_ms() const {
 // A 101 the app finished for a WebSocket: the session goes on as one.
 std::unique_ptr<session::protocol> server::upgrade(session::session& s, exchange::exchange& x) {
   if (!x.upgrade().websocket() || !x.switched()) return nullptr;
-  if (config_.metrics != nullptr) {
-    metrics::move(config_.metrics->websockets, 1);
-    metrics::bump(config_.metrics->answers[static_cast<size_t>(metrics::protocol::websocket)].requests[0]);
-  }
+  count_websocket_open(x);
   return std::make_unique<ws::protocol>(ws_context_, s, x);
 }
 
-// One access log line per WebSocket, when it ends: the 101, how long the
+// An extended CONNECT's 200 the app finished for a WebSocket (RFC 8441):
+// its HTTP/2 stream goes on as one.
+std::unique_ptr<session::switched_protocol> server::switched_on(session::byte_stream& carrier,
+                                                                exchange::exchange& x) {
+  if (!x.upgrade().websocket() || !x.switched()) return nullptr;
+  count_websocket_open(x);
+  return std::make_unique<ws::endpoint>(ws_context_, carrier, x);
+}
+
+void server::count_websocket_open(const exchange::exchange& x) {
+  if (config_.metrics == nullptr) return;
+  metrics::move(config_.metrics->websockets, 1);
+  // Its class: 1xx for HTTP/1.1's 101, 2xx for HTTP/2's 200.
+  size_t status_class = x.response_status() >= 200 ? 1 : 0;
+  metrics::bump(config_.metrics->answers[static_cast<size_t>(metrics::protocol::websocket)].requests[status_class]);
+}
+
+// One access log line per WebSocket, when it ends: the switch's answer (a
+// 101, or over HTTP/2 a 200 to its CONNECT), how long the
 // connection lasted, and the bytes each way.
 void server::websocket_closed(exchange::exchange& x, const ws::closed_record& r) {
   if (metrics::thread_block* m = config_.metrics) {
@@ -285,7 +301,7 @@ void server::websocket_closed(exchange::exchange& x, const ws::closed_record& r)
     metrics::bump(m->answers[ws].request_bytes, r.bytes_in);
     metrics::bump(m->answers[ws].response_bytes, r.bytes_out);
   }
-  if (config_.access != nullptr) log_access(x, 101, r.bytes_out, r.bytes_in);
+  if (config_.access != nullptr) log_access(x, x.response_status(), r.bytes_out, r.bytes_in);
   count_request();
 }
 
@@ -296,7 +312,7 @@ void server::log_access(exchange::exchange& x, int status, uint64_t bytes_out, u
   r.status = status;
   r.body_bytes = bytes_out;
   r.received_bytes = bytes_in;
-  r.duration_us = x.started > 0 ? static_cast<int64_t>(metrics::stopwatch::elapsed_us(x.started, metrics::stopwatch::now())) : 0;
+  r.duration_us = x.links.started > 0 ? static_cast<int64_t>(metrics::stopwatch::elapsed_us(x.links.started, metrics::stopwatch::now())) : 0;
   r.response_fields = &x.response_fields();
   config_.access->record(r);
 }
@@ -519,12 +535,12 @@ bool server::start_or_queue(exchange::exchange* x, bool front) {
 
 void server::enqueue(exchange::exchange* x, bool front) {
   if (front) {
-    x->fifo_next = fifo_head_;
+    x->links.fifo_next = fifo_head_;
     fifo_head_ = x;
     if (fifo_tail_ == nullptr) fifo_tail_ = x;
   } else {
-    x->fifo_next = nullptr;
-    if (fifo_tail_ != nullptr) fifo_tail_->fifo_next = x;
+    x->links.fifo_next = nullptr;
+    if (fifo_tail_ != nullptr) fifo_tail_->links.fifo_next = x;
     else fifo_head_ = x;
     fifo_tail_ = x;
   }
@@ -541,9 +557,9 @@ void server::pump_queue() {
   pumping_ = true;
   while (fifo_head_ != nullptr) {
     exchange::exchange* x = fifo_head_;
-    fifo_head_ = x->fifo_next;
+    fifo_head_ = x->links.fifo_next;
     if (fifo_head_ == nullptr) fifo_tail_ = nullptr;
-    x->fifo_next = nullptr;
+    x->links.fifo_next = nullptr;
     --fifo_length_;
     queued_.store(fifo_length_, std::memory_order_relaxed);
     pool_queue_moved(-1);
@@ -561,7 +577,7 @@ void server::pump_queue() {
 
 // The app side of `x` is done (on this thread, or its done notice came in).
 void server::app_finished(exchange::exchange* x) {
-  if (x->sink != nullptr) x->sink->on_app_done(x);
+  if (x->links.sink != nullptr) x->links.sink->on_app_done(x);
   x->release();  // the app side's reference
 }
 
@@ -578,7 +594,7 @@ void server::pool_queue_moved(int64_t by) {
 }
 
 void server::exchange_news(exchange::exchange* x) {
-  if (x->sink != nullptr) x->sink->on_exchange_news(x);
+  if (x->links.sink != nullptr) x->links.sink->on_exchange_news(x);
 }
 
 void server::on_notices(handoff::notice_link* list) {
@@ -695,8 +711,8 @@ void server::close_all() {
   // Requests that never reached a runner will not now.
   while (fifo_head_ != nullptr) {
     exchange::exchange* x = fifo_head_;
-    fifo_head_ = x->fifo_next;
-    x->fifo_next = nullptr;
+    fifo_head_ = x->links.fifo_next;
+    x->links.fifo_next = nullptr;
     x->release();
   }
   fifo_tail_ = nullptr;

@@ -209,6 +209,9 @@ class server final : private loop::io_handler,
   session::upgrade_verdict offer_upgrade(exchange::exchange& x) override;
   int upgrade_answer_timeout_ms() const override;
   std::unique_ptr<session::protocol> upgrade(session::session& s, exchange::exchange& x) override;
+  std::unique_ptr<session::switched_protocol> switched_on(session::byte_stream& carrier,
+                                                          exchange::exchange& x) override;
+  void count_websocket_open(const exchange::exchange& x);
   void websocket_closed(exchange::exchange& x, const ws::closed_record& r) override;
   std::unique_ptr<session::protocol> after_handshake(session::session& s, const net::tls_facts& facts) override;
   void handshake_failed() override;

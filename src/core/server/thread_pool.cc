@@ -88,7 +88,7 @@ thread_pool::worker* thread_pool::claim_idle() {
 }
 
 bool thread_pool::try_start(exchange::exchange* s) {
-  s->pool_order = next_order_++;
+  s->links.pool_order = next_order_++;
   // While older jobs wait in the queue, a new one joins them there rather
   // than going to an idle thread ahead of them.
   if (queue_ == nullptr || queue_->empty()) {
@@ -123,7 +123,7 @@ void thread_pool::finished(exchange::exchange*) { --jobs_in_flight_; }
 
 void thread_pool::put_in_hand(int index, exchange::exchange* s) {
   std::lock_guard<std::mutex> guard(in_hand_lock_);
-  in_hand_[static_cast<size_t>(index)] = {s, s->pool_order};
+  in_hand_[static_cast<size_t>(index)] = {s, s->links.pool_order};
 }
 
 // Called by a thread ready to start the job it put in hand (it holds the GIL

@@ -14,6 +14,7 @@
 #include "core/exchange/forwarded.h"
 #include "core/exchange/request_limits.h"
 #include "core/session/session.h"
+#include "core/session/switched.h"
 
 namespace baton::session {
 
@@ -63,6 +64,14 @@ class protocol_host {
   // protocol the session continues with, or null to close the connection.
   virtual std::unique_ptr<protocol> upgrade(session& s, exchange::exchange& x) {
     (void)s;
+    (void)x;
+    return nullptr;
+  }
+  // The app accepted the switch offered on `x`, which has a carrier of its
+  // own (an HTTP/2 stream, after an extended CONNECT): the protocol that
+  // rides it, or null (the stream is reset).
+  virtual std::unique_ptr<switched_protocol> switched_on(byte_stream& carrier, exchange::exchange& x) {
+    (void)carrier;
     (void)x;
     return nullptr;
   }

@@ -57,7 +57,38 @@ std::string accept_value(std::string_view key) {
   return std::string(reinterpret_cast<const char*>(encoded), static_cast<size_t>(n));
 }
 
+namespace {
+
+// What both openings share once they are found valid: the subprotocols
+// offered and permessage-deflate's negotiation.
+opening agree(const exchange::request_head& head, const deflate_settings& deflate) {
+  opening o;
+  o.result = opening::verdict::valid;
+  for (size_t i = 0; i < head.field_count; ++i) {
+    if (!util::equals_ignore_case(head.fields[i].name, "sec-websocket-protocol")) continue;
+    util::for_each_list_element(head.fields[i].value, [&](std::string_view p) {
+      o.subprotocols.push_back(p);
+      return true;
+    });
+  }
+  o.deflate = negotiate_deflate(joined(head, "sec-websocket-extensions"), deflate, o.extensions);
+  return o;
+}
+
+// RFC 8441 section 5: over HTTP/2 the opening is an extended CONNECT whose
+// :protocol is "websocket"; no key, no Upgrade or Connection (HTTP/2 has
+// neither), and the answer is a 200 with no accept value.
+opening read_extended_connect(const exchange::request_head& head, const deflate_settings& deflate) {
+  if (head.method != "CONNECT" || head.protocol != "websocket") return {};
+  std::string version = joined(head, "sec-websocket-version");
+  if (util::trim_ows(version) != "13") return refuse(426, "unsupported Sec-WebSocket-Version");
+  return agree(head, deflate);
+}
+
+}  // namespace
+
 opening read_opening(const exchange::request_head& head, const deflate_settings& deflate) {
+  if (head.version_major == 2) return read_extended_connect(head, deflate);
   std::string upgrade = joined(head, "upgrade");
   if (!util::has_list_token(upgrade, "websocket")) return {};
   if (head.method != "GET") return refuse(400, "a WebSocket handshake must be a GET");
@@ -70,17 +101,8 @@ opening read_opening(const exchange::request_head& head, const deflate_settings&
   std::string key = joined(head, "sec-websocket-key");
   std::string_view trimmed = util::trim_ows(key);
   if (!key_is_sixteen_bytes(trimmed)) return refuse(400, "Sec-WebSocket-Key is not 16 bytes of base64");
-  opening o;
-  o.result = opening::verdict::valid;
+  opening o = agree(head, deflate);
   o.accept = accept_value(trimmed);
-  for (size_t i = 0; i < head.field_count; ++i) {
-    if (!util::equals_ignore_case(head.fields[i].name, "sec-websocket-protocol")) continue;
-    util::for_each_list_element(head.fields[i].value, [&](std::string_view p) {
-      o.subprotocols.push_back(p);
-      return true;
-    });
-  }
-  o.deflate = negotiate_deflate(joined(head, "sec-websocket-extensions"), deflate, o.extensions);
   return o;
 }
 

@@ -26,10 +26,12 @@ struct opening {
   std::string extensions;                      // valid: the Sec-WebSocket-Extensions answer, or ""
 };
 
-// A request asks for a WebSocket when it carries Upgrade: websocket. Such a
-// request is valid when it is a GET over HTTP/1.1 or later with Connection
-// naming upgrade, no body, a Sec-WebSocket-Key of 16 bytes in base64 and
-// Sec-WebSocket-Version 13.
+// Over HTTP/1.1 a request asks for a WebSocket when it carries Upgrade:
+// websocket. Such a request is valid when it is a GET over HTTP/1.1 with
+// Connection naming upgrade, no body, a Sec-WebSocket-Key of 16 bytes in
+// base64 and Sec-WebSocket-Version 13. Over HTTP/2 (RFC 8441) it is an
+// extended CONNECT with :protocol websocket, valid with
+// Sec-WebSocket-Version 13 (no key: the answer is a 200, no accept value).
 opening read_opening(const exchange::request_head& head, const deflate_settings& deflate);
 
 // base64(SHA-1(key + the RFC's GUID)).

@@ -282,13 +282,15 @@ TEST(Exchange, BytesDeliveredWhileADestinationIsBeingRegisteredKeepTheirPlace) {
   s.reset_for(post_head(raw, 9), raw.data(), raw.size(), x::peer_info{"127.0.0.1", 1}, wire);
   s.attach_app();
   s.deliver_body("abc", 3);
-  x::exchange::before_register_for_tests = [](x::exchange& racing) {
-    x::exchange::before_register_for_tests = nullptr;
-    racing.deliver_body("def", 3);  // the loop, just in time
+  static x::exchange* racing = nullptr;
+  racing = &s;
+  x::body_in::before_register_for_tests = [] {
+    x::body_in::before_register_for_tests = nullptr;
+    racing->deliver_body("def", 3);  // the loop, just in time
   };
   char destination[9] = {};
   bool registered = s.read_into(destination, 9);
-  x::exchange::before_register_for_tests = nullptr;
+  x::body_in::before_register_for_tests = nullptr;
   ASSERT_TRUE(registered);
   size_t room = 0;
   char* target = s.target_space(room);

@@ -120,17 +120,17 @@ outcome feed(std::string_view input, const std::vector<size_t>& cuts, const bato
       o.authority = req.authority;
       o.form = req.form;
       o.version_minor = req.version_minor;
-      o.keep_alive = req.keep_alive;
+      o.keep_alive = req.persistent;
       o.expect_continue = req.expect_continue;
       o.is_head = req.is_head;
       o.upgrade = req.upgrade;
-      o.framing = req.framing;
-      o.content_length = req.content_length;
-      o.head_length = req.head_length;
-      EXPECT_LE(req.head_length, len);
-      EXPECT_LE(req.header_count, lim.max_headers);
-      for (size_t i = 0; i < req.header_count; ++i) {
-        o.headers.emplace_back(std::string(req.headers[i].name), std::string(req.headers[i].value));
+      o.framing = h::framing_of(req);
+      o.content_length = req.content_length < 0 ? 0 : static_cast<uint64_t>(req.content_length);
+      o.head_length = r.head_length;
+      EXPECT_LE(r.head_length, len);
+      EXPECT_LE(req.field_count, lim.max_headers);
+      for (size_t i = 0; i < req.field_count; ++i) {
+        o.headers.emplace_back(std::string(req.fields[i].name), std::string(req.fields[i].value));
       }
     } else {
       EXPECT_NE(r.reason, nullptr);
@@ -384,8 +384,8 @@ TEST(Parser, OverriddenHostValueIsAViewIntoTheTarget) {
   h::parse_cursor scanned;
   h::parse_result r = h::parse_request(raw.data(), raw.size(), scanned, baton::exchange::request_limits{}, storage.data(), req);
   ASSERT_EQ(r.status, h::parse_status::complete) << r.reason;
-  ASSERT_EQ(req.header_count, 1u);
-  std::string_view value = req.headers[0].value;
+  ASSERT_EQ(req.field_count, 1u);
+  std::string_view value = req.fields[0].value;
   EXPECT_EQ(value, "evil.example:81");
   EXPECT_EQ(value.data(), req.authority.data());
   EXPECT_EQ(value.data(), raw.data() + std::string_view("GET http://").size());
@@ -586,12 +586,12 @@ TEST(Parser, PipelinedRequestCompletesAtFirstHeadLength) {
   baton::exchange::request_limits lim;
   h::parse_result r = h::parse_request(both.data(), both.size(), scanned, lim, storage.data(), req);
   ASSERT_EQ(r.status, h::parse_status::complete);
-  ASSERT_EQ(req.head_length, req1.size());
+  ASSERT_EQ(r.head_length, req1.size());
   EXPECT_EQ(scanned.position, 0u);
-  r = h::parse_request(both.data() + req.head_length, both.size() - req1.size(), scanned, lim, storage.data(), req);
+  r = h::parse_request(both.data() + r.head_length, both.size() - req1.size(), scanned, lim, storage.data(), req);
   ASSERT_EQ(r.status, h::parse_status::complete);
   EXPECT_EQ(req.path, "/two");
-  EXPECT_EQ(req.head_length, req2.size());
+  EXPECT_EQ(r.head_length, req2.size());
 }
 
 TEST(Parser, HeadEndsBeforeBodyBytes) {
@@ -630,10 +630,10 @@ TEST(Parser, ScanIsResumableAndResetsOnComplete) {
   h::parse_result r = h::parse_request(buf, req.size(), scanned, lim, storage.data(), out);
   ASSERT_EQ(r.status, h::parse_status::complete) << r.reason;
   EXPECT_EQ(scanned.position, 0u);
-  EXPECT_EQ(out.header_count, 100u);
-  EXPECT_EQ(out.head_length, req.size());
-  EXPECT_EQ(out.headers[99].name, "X-Header-98");
-  EXPECT_EQ(out.headers[99].value, "value 98");
+  EXPECT_EQ(out.field_count, 100u);
+  EXPECT_EQ(r.head_length, req.size());
+  EXPECT_EQ(out.fields[99].name, "X-Header-98");
+  EXPECT_EQ(out.fields[99].value, "value 98");
 }
 
 // ---------------------------------------------------------------------------

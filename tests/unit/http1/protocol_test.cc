@@ -78,7 +78,7 @@ struct test_host final : baton::session::protocol_host, x::exchange_owner, baton
   void session_closed(baton::session::session*, bool) override { ++closed_count; }
   void session_lingering(baton::session::session*) override {}
   void exchange_news(x::exchange* s) override {
-    if (s->sink != nullptr) s->sink->on_exchange_news(s);
+    if (s->links.sink != nullptr) s->links.sink->on_exchange_news(s);
   }
   void recycle(x::exchange* s) override {
     ++recycled;
@@ -88,7 +88,7 @@ struct test_host final : baton::session::protocol_host, x::exchange_owner, baton
   // The app side is done with `s` (as the server does after an inline app).
   void done(x::exchange* s) {
     s->app_done();
-    if (s->sink != nullptr) s->sink->on_app_done(s);
+    if (s->links.sink != nullptr) s->links.sink->on_app_done(s);
     s->release();
   }
   // Answers `s` with a fixed body and finishes it.
@@ -748,13 +748,13 @@ TEST_F(connection_fixture, ReadingResumedByReadIntoWaitsForItsDestination) {
   // would read the rest into the stream's buffer instead.
   connection_under_test = conn.get();
   readable_before_register = false;
-  x::exchange::before_register_for_tests = [](x::exchange&) {
-    x::exchange::before_register_for_tests = nullptr;
+  x::body_in::before_register_for_tests = [] {
+    x::body_in::before_register_for_tests = nullptr;
     readable_before_register = (connection_under_test->interest() & event_loop::readable) != 0;
   };
   std::string destination(total, '\0');
   bool registered = s->read_into(destination.data(), total);
-  x::exchange::before_register_for_tests = nullptr;
+  x::body_in::before_register_for_tests = nullptr;
   ASSERT_TRUE(registered);
   EXPECT_FALSE(readable_before_register) << "reading resumed before the destination was registered";
   EXPECT_NE(conn->interest() & event_loop::readable, 0u) << "reading never resumed";

@@ -240,7 +240,7 @@ struct test_host final : baton::session::protocol_host, x::exchange_owner, baton
   void session_closed(baton::session::session*, bool) override { ++closed_count; }
   void session_lingering(baton::session::session*) override {}
   void exchange_news(x::exchange* s) override {
-    if (s->sink != nullptr) s->sink->on_exchange_news(s);
+    if (s->links.sink != nullptr) s->links.sink->on_exchange_news(s);
   }
   void recycle(x::exchange* s) override {
     ++recycled;
@@ -250,7 +250,7 @@ struct test_host final : baton::session::protocol_host, x::exchange_owner, baton
   // The app side is done with `s` (as the server does after an inline app).
   void done(x::exchange* s) {
     s->app_done();
-    if (s->sink != nullptr) s->sink->on_app_done(s);
+    if (s->links.sink != nullptr) s->links.sink->on_app_done(s);
     s->release();
   }
   // Answers `s` with a fixed body and finishes it.
@@ -751,7 +751,7 @@ TEST_F(http2_fixture, WhenTheConnectionClosesEveryExchangeIsReleasedAndNoStreamI
   EXPECT_EQ(protocol().open_streams(), 0u);
   for (x::exchange* s : host.submitted) {
     EXPECT_TRUE(s->cancelled());
-    EXPECT_EQ(s->sink, nullptr) << "the closed protocol is still the exchange's sink";
+    EXPECT_EQ(s->links.sink, nullptr) << "the closed protocol is still the exchange's sink";
   }
   EXPECT_LT(host.recycled, host.made) << "the apps' references are still held";
   for (x::exchange* s : host.submitted) host.done(s);

@@ -348,3 +348,36 @@ TEST(Http2RequestHead, AConnectNeedsAnAuthorityAndNoSchemeOrPath) {
   feed(no_authority, {{":method", "CONNECT"}});
   EXPECT_NE(no_authority.malformed(true), nullptr);
 }
+
+// RFC 8441 section 4: an extended CONNECT carries :protocol and, unlike a
+// plain CONNECT, :scheme and :path; it is an origin-form request for that
+// path, and :protocol on any other method is malformed.
+TEST(Http2RequestHead, AnExtendedConnectNamesItsProtocolSchemeAndPath) {
+  h2::request_head head;
+  feed(head, {{":method", "CONNECT"}, {":protocol", "websocket"}, {":scheme", "https"}, {":path", "/chat?room=1"},
+              {":authority", "example.com"}, {"sec-websocket-version", "13"}});
+  ASSERT_EQ(head.malformed(false), nullptr);
+  described d = describe(head, false);
+  EXPECT_EQ(d.head.protocol, "websocket");
+  EXPECT_EQ(d.head.form, x::target_form::origin);
+  EXPECT_EQ(d.head.path, "/chat");
+  EXPECT_EQ(d.head.query, "room=1");
+  EXPECT_EQ(d.head.method, "CONNECT");
+}
+
+TEST(Http2RequestHead, AnExtendedConnectWithoutItsPseudoFieldsOrAProtocolOffConnectIsMalformed) {
+  h2::request_head no_path;
+  feed(no_path, {{":method", "CONNECT"}, {":protocol", "websocket"}, {":scheme", "https"}, {":authority", "a"}});
+  EXPECT_NE(no_path.malformed(false), nullptr);
+  h2::request_head no_authority;
+  feed(no_authority, {{":method", "CONNECT"}, {":protocol", "websocket"}, {":scheme", "https"}, {":path", "/"}});
+  EXPECT_NE(no_authority.malformed(false), nullptr);
+  h2::request_head on_get;
+  feed(on_get, {{":method", "GET"}, {":protocol", "websocket"}, {":scheme", "https"}, {":path", "/"},
+                {":authority", "a"}});
+  EXPECT_NE(on_get.malformed(true), nullptr);
+  h2::request_head plain_get;
+  feed(plain_get, {{":method", "GET"}, {":scheme", "https"}, {":path", "/"}, {":authority", "a"}});
+  EXPECT_EQ(plain_get.malformed(true), nullptr);
+  EXPECT_TRUE(describe(plain_get, true).head.protocol.empty());
+}

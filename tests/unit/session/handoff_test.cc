@@ -94,7 +94,7 @@ struct upgrading_host final : baton::session::protocol_host, x::exchange_owner, 
   void session_closed(sn::session*, bool) override {}
   void session_lingering(sn::session*) override {}
   void exchange_news(x::exchange* s) override {
-    if (s->sink != nullptr) s->sink->on_exchange_news(s);
+    if (s->links.sink != nullptr) s->links.sink->on_exchange_news(s);
   }
   void recycle(x::exchange*) override {}
 };
@@ -114,7 +114,7 @@ TEST(Handoff, A101HandsTheSessionWithItsLeftoverBytesToTheNextProtocol) {
   request->add_header("upgrade", "echo");
   request->finish();
   request->app_done();
-  request->sink->on_app_done(request);
+  request->links.sink->on_app_done(request);
   request->release();
   EXPECT_EQ(host.upgrades_asked, 1);
   ASSERT_NE(host.echo, nullptr);
@@ -177,7 +177,7 @@ TEST(Handoff, AnUpgradeTheHostRefusesClosesTheConnectionAfterThe101) {
   host.submitted->begin_response(101, "101 Switching Protocols");
   host.submitted->finish();
   host.submitted->app_done();
-  host.submitted->sink->on_app_done(host.submitted);
+  host.submitted->links.sink->on_app_done(host.submitted);
   host.submitted->release();
   EXPECT_TRUE(session.lingering() || session.closed()) << "nothing took the session over, and it stayed open";
   EXPECT_EQ(client.take_output().find("HTTP/1.1", 1), std::string::npos) << "the bytes after the 101 were served";

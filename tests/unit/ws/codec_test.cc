@@ -315,4 +315,34 @@ TEST(Handshake, EachMissingOrWrongPartIsRefusedWithItsStatus) {
   }
 }
 
+// RFC 8441 section 5: over HTTP/2 an opening is an extended CONNECT with
+// :protocol websocket and version 13; no key, and no accept value.
+TEST(Handshake, AnExtendedConnectOverHttp2IsAnOpeningWithoutAKey) {
+  std::vector<baton::exchange::field> fields = {
+      {"sec-websocket-version", "13"}, {"sec-websocket-protocol", "chat"},
+      {"sec-websocket-extensions", "permessage-deflate; client_max_window_bits"}};
+  request r(fields, "CONNECT");
+  r.head.version_major = 2;
+  r.head.version_minor = 0;
+  r.head.protocol = "websocket";
+  ws::opening o = ws::read_opening(r.head, ws::deflate_settings{});
+  ASSERT_EQ(o.result, ws::opening::verdict::valid) << o.reason;
+  EXPECT_TRUE(o.accept.empty());
+  ASSERT_EQ(o.subprotocols.size(), 1u);
+  EXPECT_TRUE(o.deflate.enabled);
+
+  request other(fields, "CONNECT");
+  other.head.version_major = 2;
+  other.head.protocol = "something-else";
+  EXPECT_EQ(ws::read_opening(other.head, {}).result, ws::opening::verdict::not_websocket);
+  request old({{"sec-websocket-version", "8"}}, "CONNECT");
+  old.head.version_major = 2;
+  old.head.protocol = "websocket";
+  EXPECT_EQ(ws::read_opening(old.head, {}).status, 426);
+  // An HTTP/1.1-style opening sent over HTTP/2 asks for nothing (HTTP/2 has no Upgrade).
+  request upgrade(valid_fields());
+  upgrade.head.version_major = 2;
+  EXPECT_EQ(ws::read_opening(upgrade.head, {}).result, ws::opening::verdict::not_websocket);
+}
+
 }  // namespace

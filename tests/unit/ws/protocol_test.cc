@@ -76,7 +76,7 @@ struct ws_host final : baton::session::protocol_host, x::exchange_owner, sn::ses
   void session_closed(sn::session*, bool) override {}
   void session_lingering(sn::session*) override { ++lingering; }
   void exchange_news(x::exchange* s) override {
-    if (s->sink != nullptr) s->sink->on_exchange_news(s);
+    if (s->links.sink != nullptr) s->links.sink->on_exchange_news(s);
   }
   void recycle(x::exchange*) override {}
 };
@@ -264,7 +264,7 @@ struct ws_fixture : ::testing::Test {
   }
   void app_finishes() {
     app->app_done();
-    if (app->sink != nullptr) app->sink->on_app_done(app);
+    if (app->links.sink != nullptr) app->links.sink->on_app_done(app);
     app->release();
   }
 };
