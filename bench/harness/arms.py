@@ -287,7 +287,8 @@ def _waitress(threads: int) -> Callable[[int, Workload], list[str]]:
 def _python_api(server: str) -> Callable[[int, Workload], list[str]]:
     # Servers with no command line of their own (bench/harness/serve_peer.py).
     def command(port: int, w: Workload) -> list[str]:
-        return [str(PEER_PYTHON), str(ROOT / "bench" / "harness" / "serve_peer.py"), server, w.wsgi, str(port)]
+        # As a module from the root (the arms' cwd), so `apps` is the root's.
+        return [str(PEER_PYTHON), "-m", "bench.harness.serve_peer", server, w.wsgi, str(port)]
     return command
 
 

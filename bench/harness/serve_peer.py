@@ -1,5 +1,6 @@
 """Serves a WSGI app with a server that has only a Python API, for the
-arms that need one: `python serve_peer.py SERVER module:attribute PORT`.
+arms that need one: `python -m bench.harness.serve_peer SERVER module:attribute PORT`
+(from the project's root).
 
 fastpysgi (libuv and llhttp, the successor of FastWSGI) and bjoern (libev
 and http-parser) each run one process with one thread, the app on its

@@ -267,14 +267,16 @@ def suite(name: str) -> Settings:
                                            **{w: arms for w in ["hello", "hello-https", "handshake-https", *h2]}})
     if name == "h2-before-after":
         # HTTP/2's copies, before (the build BATON_BASELINE_VENV names) and
-        # after, alternating: the hello over h2 at 4 connections of 100
-        # streams, and the 64 KiB file over h2 at 4 connections; CPU per
-        # request beside the rate (run at --cores 1).
-        return Settings("h2-before-after", ["baton-baseline-inline-h2", "baton-inline-h2", "baton-baseline-static",
-                                            "baton-static"], ["hello-h2-m100", "static-64k-h2"], [4], rounds=3,
-                        duration=4, warmup=1,
-                        per_workload_arms={"hello-h2-m100": ["baton-baseline-inline-h2", "baton-inline-h2"],
-                                           "static-64k-h2": ["baton-baseline-static", "baton-static"]})
+        # after, alternating, with Granian beside: the hello over h2 at 4
+        # connections of 100 streams, and the 64 KiB file over h2 at 4
+        # connections; CPU per request beside the rate (run at --cores 1).
+        return Settings("h2-before-after", ["baton-baseline-inline-h2", "baton-inline-h2", "granian-wsgi-bt1",
+                                            "baton-baseline-static", "baton-static", "granian-static"],
+                        ["hello-h2-m100", "static-64k-h2"], [4], rounds=3, duration=4, warmup=1,
+                        per_workload_arms={"hello-h2-m100": ["baton-baseline-inline-h2", "baton-inline-h2",
+                                                             "granian-wsgi-bt1"],
+                                           "static-64k-h2": ["baton-baseline-static", "baton-static",
+                                                             "granian-static"]})
     if name == "dry":
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
