@@ -20,12 +20,24 @@ void exchange::release() {
 
 void exchange::reset_for(const request_head& parsed, const char* raw, size_t raw_length, const peer_info& peer,
                          const response_wire& wire, const proxy_settings* proxy) {
+  request_.assign(parsed, raw, raw_length);
+  reset_rest(raw_length, peer, wire, proxy);
+}
+
+void exchange::reset_for(const request_head& parsed, byte_buffer& bytes, std::vector<field>& fields,
+                         const peer_info& peer, const response_wire& wire, const proxy_settings* proxy) {
+  uint64_t head_bytes = bytes.size();
+  request_.adopt(parsed, bytes, fields);
+  reset_rest(head_bytes, peer, wire, proxy);
+}
+
+void exchange::reset_rest(uint64_t head_bytes, const peer_info& peer, const response_wire& wire,
+                          const proxy_settings* proxy) {
   ++generation;
   meeting_.reset();
   links = loop_links();
-  request_.assign(parsed, raw, raw_length);
   request_.set_client(peer, proxy);
-  in_.reset(raw_length, parsed.expect_continue);
+  in_.reset(head_bytes, request_.head().expect_continue);
   out_.reset(wire, request_.head());
   messages_.reset();
   refs_.store(1, std::memory_order_relaxed);  // the protocol's

@@ -193,6 +193,10 @@ class exchange final : public handoff::notice_link {
   // forwarded_port().
   void reset_for(const request_head& parsed, const char* raw, size_t raw_length, const peer_info& peer,
                  const response_wire& wire, const proxy_settings* proxy = nullptr);
+  // The same, taking the head's bytes and field array without a copy (see
+  // request::adopt).
+  void reset_for(const request_head& parsed, byte_buffer& bytes, std::vector<field>& fields, const peer_info& peer,
+                 const response_wire& wire, const proxy_settings* proxy = nullptr);
   void set_direct(bool direct) { meeting_.direct = direct; }
   bool direct() const { return meeting_.direct; }
 
@@ -274,6 +278,9 @@ class exchange final : public handoff::notice_link {
   uint64_t generation = 0;  // bumped by reset_for(): which request this is
 
  private:
+  // What every reset_for does once the request has its head.
+  void reset_rest(uint64_t head_bytes, const peer_info& peer, const response_wire& wire, const proxy_settings* proxy);
+
   exchange_owner& owner_;
   std::atomic<int> refs_{0};
   meeting meeting_;

@@ -33,6 +33,14 @@ void request::assign(const request_head& parsed, const char* raw, size_t raw_len
   head_.fields = fields_.data();
 }
 
+void request::adopt(const request_head& parsed, byte_buffer& bytes, std::vector<field>& fields) {
+  std::swap(head_bytes_, bytes);
+  fields_.swap(fields);
+  head_ = parsed;
+  head_.fields = fields_.data();
+  head_.field_count = fields_.size();
+}
+
 void request::keep_exact() {
   if (head_bytes_.capacity() <= head_bytes_.size()) return;
   byte_buffer exact = head_bytes_.exact_copy();

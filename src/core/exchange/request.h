@@ -25,6 +25,11 @@ class request {
   // all point into raw[0, raw_length) (or are constants): copies those
   // bytes and re-points every view into the copy.
   void assign(const request_head& parsed, const char* raw, size_t raw_length);
+  // Loop side: the same without a copy, for a protocol that built the head
+  // in a buffer of its own (HTTP/2): `bytes` (which the views point into)
+  // and `fields` (parsed.fields) are taken as they are, and given the
+  // request's old storage in exchange.
+  void adopt(const request_head& parsed, byte_buffer& bytes, std::vector<field>& fields);
   // Loop side: the client. `proxy`: the peer is a trusted proxy; its
   // forwarding headers decide peer(), scheme() and forwarded_port().
   void set_client(const peer_info& peer, const proxy_settings* proxy);

@@ -57,7 +57,7 @@ void request_head::add(std::string_view name, std::string_view value, const head
 std::string_view request_head::value_of(int i) const {
   if (i < 0) return {};
   const span& sp = spans_[static_cast<size_t>(i)];
-  return std::string_view(bytes_).substr(sp.value_at, sp.value_length);
+  return bytes_.view().substr(sp.value_at, sp.value_length);
 }
 
 // RFC 9113 8.1.1: a content-length that is not one number, or that a body
@@ -125,13 +125,13 @@ int request_head::join_cookies() {
   for (size_t i = 0; i < spans_.size(); ++i) {
     if (name_of(i) == "cookie") joined += spans_[i].value_length + 2;
   }
-  bytes_.reserve(at + joined);
+  bytes_.prepare(joined);  // room for all of it: the appends below read from the buffer itself
   bool first = true;
   for (size_t i = 0; i < spans_.size(); ++i) {
     if (name_of(i) != "cookie") continue;
     if (!first) bytes_.append("; ");
     first = false;
-    bytes_.append(bytes_, spans_[i].value_at, spans_[i].value_length);
+    bytes_.append(bytes_.data() + spans_[i].value_at, spans_[i].value_length);
   }
   spans_.push_back({0, 0, static_cast<uint32_t>(at), static_cast<uint32_t>(bytes_.size() - at)});
   return static_cast<int>(spans_.size()) - 1;
@@ -173,7 +173,7 @@ void request_head::describe(bool body_ends, exchange::request_head& h, std::vect
 }
 
 void request_head::clear() {
-  bytes_ = std::string();
+  bytes_ = byte_buffer();
   spans_ = std::vector<span>();
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/exchange/head.h"
+#include "core/util/byte_buffer.h"
 
 namespace baton::http2 {
 
@@ -41,7 +42,9 @@ class request_head {
   // field from :authority when the client sent none. Call once.
   void describe(bool body_ends, exchange::request_head& h, std::vector<exchange::field>& fields);
 
-  const std::string& bytes() const { return bytes_; }
+  const byte_buffer& bytes() const { return bytes_; }
+  // The bytes, for the exchange to take (describe()'s views point into them).
+  byte_buffer& bytes_to_take() { return bytes_; }
   // The request's content-length, or -1 when it sent none (after malformed()).
   int64_t content_length() const { return content_length_; }
   // Frees the storage once the exchange holds its copy.
@@ -52,13 +55,13 @@ class request_head {
     uint32_t name_at, name_length, value_at, value_length;
   };
   std::string_view name_of(size_t i) const {
-    return std::string_view(bytes_).substr(spans_[i].name_at, spans_[i].name_length);
+    return bytes_.view().substr(spans_[i].name_at, spans_[i].name_length);
   }
   std::string_view value_of(int i) const;
   int join_cookies();
 
   // Names and values back to back, and where each is.
-  std::string bytes_;
+  byte_buffer bytes_;
   std::vector<span> spans_;
   int method_ = -1, path_ = -1, scheme_ = -1, authority_ = -1, host_ = -1, protocol_ = -1;  // indexes into spans_
   uint64_t list_bytes_ = 0;

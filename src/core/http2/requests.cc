@@ -73,7 +73,8 @@ void protocol::start_stream(stream& s, bool body_ends) {
   exchange::request_head h;
   s.head.describe(body_ends, h, fields);
   exchange::exchange* x = context_.host.new_exchange();
-  x->reset_for(h, s.head.bytes().data(), s.head.bytes().size(), session_.peer(), context_.response_wire,
+  // The exchange takes the head's bytes and fields as they are: no copy.
+  x->reset_for(h, s.head.bytes_to_take(), fields, session_.peer(), context_.response_wire,
                peer_trusted_ ? &context_.http.proxy : nullptr);
   s.head.clear();
   x->links.sink = this;

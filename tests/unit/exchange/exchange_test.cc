@@ -307,3 +307,36 @@ TEST(Exchange, BytesDeliveredWhileADestinationIsBeingRegisteredKeepTheirPlace) {
 }
 
 }  // namespace
+
+// HTTP/2's head is taken as it was built (no copy of its bytes or fields):
+// the views the app reads point into the very buffer the protocol filled,
+// and a later request given by copy still gets storage of its own.
+TEST(Exchange, AnAdoptedHeadIsTakenWithoutACopy) {
+  rig r;
+  x::exchange& s = r.s;
+  baton::byte_buffer bytes;
+  bytes.append(std::string_view("GET/pathexample.com"));
+  const char* base = bytes.data();
+  std::vector<x::field> fields = {{"host", std::string_view(base + 8, 11)}};
+  const x::field* field_array = fields.data();
+  x::request_head h;
+  h.method = std::string_view(base, 3);
+  h.target = h.path = std::string_view(base + 3, 5);
+  h.version_major = 2;
+  h.fields = fields.data();
+  h.field_count = fields.size();
+  s.reset_for(h, bytes, fields, x::peer_info{"127.0.0.1", 1}, wire);
+  EXPECT_EQ(s.head().method.data(), base) << "the head's bytes were copied";
+  EXPECT_EQ(s.head().fields, field_array) << "the field array was copied";
+  EXPECT_EQ(s.head().method, "GET");
+  EXPECT_EQ(s.head().path, "/path");
+  EXPECT_EQ(s.head().find("host"), "example.com");
+  EXPECT_EQ(s.bytes_received(), 19u);
+  s.release();
+
+  std::string raw = "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 9\r\n\r\n";
+  s.reset_for(post_head(raw, 9), raw.data(), raw.size(), x::peer_info{"127.0.0.1", 1}, wire);
+  EXPECT_NE(s.head().method.data(), raw.data());
+  EXPECT_EQ(s.head().method, "POST");
+  s.release();
+}

@@ -288,7 +288,7 @@ TEST(Http2RequestHead, TheViewsOfDescribePointIntoBytes) {
   x::request_head h;
   std::vector<x::field> fields;
   head.describe(true, h, fields);
-  const std::string& bytes = head.bytes();
+  const baton::byte_buffer& bytes = head.bytes();
   auto inside = [&](std::string_view v) {
     return v.data() >= bytes.data() && v.data() + v.size() <= bytes.data() + bytes.size();
   };
