@@ -71,7 +71,7 @@ class meeting {
   static constexpr uint32_t flush = 1u << 8;           // app: its output should go out now
   static constexpr uint32_t wants_external = 1u << 9;  // app: waits for its external memory
   static constexpr uint32_t client_eof = 1u << 10;     // loop: the client half-closed
-  static constexpr uint32_t switched = 1u << 11;       // app: its 101 switched protocols
+  static constexpr uint32_t switched = 1u << 11;       // app: its answer switched protocols (101, or h2 200)
   static constexpr uint32_t app_closed = 1u << 12;     // app: its close message is queued
   static constexpr uint32_t release_asked = 1u << 13;  // loop: the app should free its idle storage
   static constexpr uint32_t head_ready = 1u << 14;     // app: the response head is committed
