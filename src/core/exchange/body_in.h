@@ -95,8 +95,9 @@ class body_in {
   bool app_reading() const { return app_reading_.load(std::memory_order_relaxed); }
   // The request's head and the body bytes delivered so far (the metrics).
   uint64_t bytes_received() const { return bytes_received_; }
-  // The client is gone: a registered destination is the app's again.
-  void cancel_target() { release_target(); }
+  // The destination is the app's again (full, or nothing more is coming:
+  // the body ended or failed, or the client is gone).
+  void release_target();
   // After a switch: frees the loop side's empty buffers. Returns the bytes.
   size_t release_loop_memory();
 
@@ -137,7 +138,6 @@ class body_in {
     if (!app_reading_.load(std::memory_order_relaxed)) app_reading_.store(true, std::memory_order_relaxed);
   }
   size_t fill_target(const char*& data, size_t length, bool last);
-  void release_target();
 
   meeting& m_;
   byte_buffer shared_in_;  // guarded by the meeting's lock

@@ -50,7 +50,7 @@ void exchange::mark_client_finished() {
 
 void exchange::cancel() {
   meeting_.raise(meeting::cancelled);
-  in_.cancel_target();
+  in_.release_target();
   meeting_.wake_app();
 }
 

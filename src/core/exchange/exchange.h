@@ -229,9 +229,7 @@ class exchange final : public handoff::notice_link {
   // Expect: 100-continue request.
   bool take_continue_request() { return meeting_.take(meeting::wants_continue); }
   // True once (and clears it) when the app asked for output to go out now.
-  bool take_flush_request() {
-    return (meeting_.state.fetch_and(~meeting::flush, std::memory_order_acq_rel) & meeting::flush) != 0;
-  }
+  bool take_flush_request() { return meeting_.take(meeting::flush); }
   bool app_is_done() const { return meeting_.has(meeting::app_done); }
   // The client is gone: the app side's reads fail, its writes return gone,
   // and its waker is called.
