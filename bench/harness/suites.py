@@ -265,6 +265,15 @@ def suite(name: str) -> Settings:
                                                   "static-64k-h2": [4]},
                         per_workload_arms={"static-64k-h2": static,
                                            **{w: arms for w in ["hello", "hello-https", "handshake-https", *h2]}})
+    if name == "ws-before-after":
+        # The WebSocket path's copies, before (the build BATON_BASELINE_VENV
+        # names) and after, alternating, with uvicorn (the peer the rows are
+        # held against) and Granian beside: the 16 KiB echo, deflate off and
+        # on, at 64 and 512 connections (run at --cores 1 and 2).
+        arms = ["baton-baseline-asgi-inverted-uvloop", "baton-asgi-inverted-uvloop", "baton-baseline-asgi-pump-uvloop",
+                "baton-asgi-pump-uvloop", "uvicorn-ws-sansio", "granian-asgi-ws"]
+        return Settings("ws-before-after", arms, ["ws-echo-16k", "ws-echo-16k-deflate"], [64, 512], rounds=3,
+                        duration=3, warmup=1)
     if name == "h2-before-after":
         # HTTP/2's copies, before (the build BATON_BASELINE_VENV names) and
         # after, alternating, with Granian beside: the hello over h2 at 4
@@ -285,4 +294,4 @@ def suite(name: str) -> Settings:
                      "instructions-pythons, metrics-instructions, metrics-hello, freethreading, accept-spread, freethreading-hello, "
                      "freethreading-mixed, "
                      "pool-syscalls, asgi, "
-                     "workers, static, access-log, ws-echo, ws-broadcast, ws-idle-memory, tls-h2, dry")
+                     "workers, static, access-log, ws-echo, ws-before-after, ws-broadcast, ws-idle-memory, tls-h2, dry")

@@ -30,8 +30,15 @@ constexpr size_t max_size = 4096;
 
 struct recorder {
   std::string events;
-  bool on_message(bool text, baton::byte_buffer& payload) {
+  bool on_message(bool text, bool ascii, baton::byte_buffer& payload) {
     if (payload.size() > max_size) std::abort();
+    // A text said to be ASCII is all below 0x80 (inflated, when compressed).
+    if (ascii && !text) std::abort();
+    if (ascii) {
+      for (char c : payload.view()) {
+        if ((static_cast<unsigned char>(c) & 0x80) != 0) std::abort();
+      }
+    }
     events += text ? "T" : "B";
     events += std::to_string(payload.size()) + ":";
     events.append(payload.view());

@@ -210,6 +210,54 @@ def test_messages_flow_both_ways_with_the_subprotocol_and_compression(ws_server)
     assert wait_for_call(ws_server, "disconnect") == "disconnect 1000 ''"
 
 
+def test_a_large_payload_is_held_until_written_then_let_go(ws_server):
+    """A large bytes and str go out from the app's objects (no copy): the
+    server holds a reference on each from its send() until the loop has
+    written it, and none after."""
+    with connect(url(ws_server, "/in-place"), compression=None, max_size=None) as ws:
+        assert ws.recv(timeout=5) == b"p" * 100_000
+        assert ws.recv(timeout=5) == "\u00e9\u2713" * 20_000
+        ws.send("got both")
+        report = json.loads(ws.recv(timeout=5))
+    assert report == {"held": [1, 1], "after": [0, 0]}, report
+
+
+def kept_references(server) -> bytes:
+    with server.connect() as s:
+        s.sendall(b"GET /kept HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        status, _, body, _ = read_response(s)
+    assert status == 200
+    return body
+
+
+def test_a_payload_still_queued_when_the_app_returns_is_let_go_once_written(ws_server):
+    """The app sends 5 MB to a client that reads it slowly through a small
+    receive buffer (so the kernel holds at most its send buffer's 4 MB),
+    and returns with part of it still queued (the connection's queue
+    points into it): the server lets go of it once it is all written."""
+    if ws_server.scheme == "https":
+        pytest.skip("a plain socket read slowly: the same bridge over TLS")
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before connect: no autotuning
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", ws_server.port))
+    with sock:
+        sock.sendall(opening("/send-and-return"))
+        got = b""
+        while b"\r\n\r\n" not in got:
+            got += sock.recv(4096)
+        assert got.startswith(b"HTTP/1.1 101"), got
+        left = 5_000_000 + 10 - (len(got) - got.index(b"\r\n\r\n") - 4)
+        while left > 0:
+            chunk = sock.recv(65536)
+            assert chunk, "the connection ended before the payload"
+            left -= len(chunk)
+            time.sleep(0.001)
+    # The next request's turn lets go of what an ended one left queued,
+    # before that request runs.
+    assert kept_references(ws_server) == b"0", "the server still holds the payload"
+
+
 def test_without_compression_offered_none_is_agreed(ws_server):
     with connect(url(ws_server, "/echo"), compression=None) as ws:
         assert "sec-websocket-extensions" not in ws.response.headers

@@ -185,6 +185,7 @@ void asgi_runner::post_news(asgi_request* r) {
 }
 
 bool asgi_runner::drain(size_t limit) {
+  if (!lingering_.empty()) let_go_of_lingering();
   factory_checked_ = false;
   backlog_ = false;
   // Tasks still waiting for their first step count against the turn.
@@ -381,10 +382,32 @@ void asgi_runner::finish(asgi_request* r, uint64_t generation, PyObject* error) 
   }
   if (r->receive_future) settle(r->receive_future, r->websocket ? websocket_disconnect(r) : disconnect_event());
   if (r->send_future) settle(r->send_future, PyObject_CallFunction(types.client_disconnected, "s", "the request ended"));
+  if (!r->in_flight.empty()) {
+    s.drop_output_if_cancelled();  // the loop would take it no more
+    let_go_of_written(r);
+    if (!r->in_flight.empty() && !r->lingering) {
+      r->lingering = true;
+      lingering_.push_back(r);
+    }
+  }
   s.set_waker(nullptr);
   r->s = nullptr;
   s.app_done();  // the stream is the loop's again
   recycle(r);
+}
+
+void asgi_runner::let_go_of_written(asgi_request* r) {
+  if (!r->in_flight.empty() && r->in_flight_unsent.load(std::memory_order_acquire) == 0) r->in_flight.clear();
+}
+
+void asgi_runner::let_go_of_lingering() {
+  size_t kept = 0;
+  for (asgi_request* r : lingering_) {
+    let_go_of_written(r);
+    if (r->in_flight.empty()) r->lingering = false;
+    else lingering_[kept++] = r;
+  }
+  lingering_.resize(kept);
 }
 
 void asgi_runner::abandon() {

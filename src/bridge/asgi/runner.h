@@ -69,6 +69,13 @@ struct asgi_request final : exchange::app_waker, handoff::notice_link {
   ws_phase phase = ws_phase::connecting;
   int close_code = 1006;  // of the websocket.disconnect, once ended
   py_ref close_reason;    // str
+  // Payloads the connection's output refers to where they are (large
+  // websocket.send bytes and str, immutable), kept until the loop has
+  // written or dropped every byte `in_flight_unsent` counts. They may
+  // outlive the request: the runner's lingering list lets go of them then.
+  std::vector<py_ref> in_flight;
+  std::atomic<uint64_t> in_flight_unsent{0};  // raised here, lowered by the loop thread
+  bool lingering = false;                     // in the runner's lingering list
 };
 
 struct asgi_options {
@@ -160,7 +167,7 @@ class asgi_runner final : public server::dispatcher {
   PyObject* event_for(asgi_request* r, bool& ready);
   // WebSocket (websocket.cc).
   PyObject* websocket_event(asgi_request* r, bool& ready);
-  PyObject* websocket_message(asgi_request* r, exchange::message_kind kind, std::string_view payload);
+  PyObject* websocket_message(asgi_request* r, const exchange::client_message& m);
   PyObject* websocket_disconnect(asgi_request* r);
   PyObject* send_websocket(asgi_request* r, PyObject* type, PyObject* message);
   PyObject* websocket_accept(asgi_request* r, PyObject* message);
@@ -173,6 +180,9 @@ class asgi_runner final : public server::dispatcher {
   PyObject* send_pathsend(asgi_request* r, PyObject* message);
   PyObject* send_trailers(asgi_request* r, PyObject* message);
   void end_of_body(asgi_request* r);
+  // Lets go of r's in-flight payloads once none is still queued.
+  static void let_go_of_written(asgi_request* r);
+  void let_go_of_lingering();
   PyObject* resolved(PyObject* value);
   PyObject* pending_future(py_ref& slot);
   void settle(py_ref& future, PyObject* value);
@@ -229,6 +239,9 @@ class asgi_runner final : public server::dispatcher {
   // The pool of request objects (asyncio thread).
   std::vector<std::unique_ptr<asgi_request>> all_;
   std::vector<asgi_request*> free_;
+  // Requests (ended, or serving again) whose in-flight payloads were still
+  // queued when their request ended: looked at on each drain.
+  std::vector<asgi_request*> lingering_;
 };
 
 // Makes the AsgiServer type for `module` (its execution), into `t`.

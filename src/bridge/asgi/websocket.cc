@@ -4,6 +4,7 @@
 // websocket.close, and the denial response (websocket.http.response.*).
 // Frames, pings, compression and the close handshake are the core's
 // (src/core/ws); here a message is a whole str or bytes.
+#include <cstring>
 #include <string>
 
 #include "bridge/app_error_log.h"
@@ -53,6 +54,7 @@ PyObject* asgi_runner::websocket_disconnect(asgi_request* r) {
 
 PyObject* asgi_runner::websocket_event(asgi_request* r, bool& ready) {
   exchange::exchange& s = *r->s;
+  let_go_of_written(r);
   ready = true;
   switch (r->phase) {
     case phase::connecting:
@@ -71,9 +73,8 @@ PyObject* asgi_runner::websocket_event(asgi_request* r, bool& ready) {
     case phase::closed:
       break;
   }
-  message_kind kind;
-  std::string_view payload;
-  switch (s.try_read_message(kind, payload)) {
+  exchange::client_message m;
+  switch (s.try_read_message(m)) {
     case exchange::exchange::read_status::pending:
       ready = false;
       return nullptr;
@@ -83,17 +84,31 @@ PyObject* asgi_runner::websocket_event(asgi_request* r, bool& ready) {
     case exchange::exchange::read_status::data:
       break;
   }
-  PyObject* event = websocket_message(r, kind, payload);
+  PyObject* event = websocket_message(r, m);
   s.consume_message();
   return event;
 }
 
-PyObject* asgi_runner::websocket_message(asgi_request* r, message_kind kind, std::string_view payload) {
+namespace {
+
+// A text the core saw to be all ASCII becomes a str by a copy; any other
+// (checked to be UTF-8 by the core) is decoded.
+PyObject* text_object(const exchange::client_message& m) {
+  auto size = static_cast<Py_ssize_t>(m.payload.size());
+  if (!m.ascii) return PyUnicode_DecodeUTF8(m.payload.data(), size, "strict");
+  PyObject* text = PyUnicode_New(size, 127);
+  if (text != nullptr) std::memcpy(PyUnicode_1BYTE_DATA(text), m.payload.data(), m.payload.size());
+  return text;
+}
+
+}  // namespace
+
+PyObject* asgi_runner::websocket_message(asgi_request* r, const exchange::client_message& m) {
+  std::string_view payload = m.payload;
   auto size = static_cast<Py_ssize_t>(payload.size());
-  switch (kind) {
+  switch (m.kind) {
     case message_kind::text: {
-      // The core has checked it is UTF-8.
-      py_ref text = py_ref::steal(PyUnicode_DecodeUTF8(payload.data(), size, "strict"));
+      py_ref text = py_ref::steal(text_object(m));
       if (!text) return nullptr;
       return Py_BuildValue("{O:O,O:O}", names.type, names.ws_receive, names.text, text.get());
     }
@@ -197,9 +212,18 @@ PyObject* asgi_runner::websocket_send(asgi_request* r, PyObject* message) {
   py_ref text_held = dict_item(message, names.text);
   PyObject* text = text_held.get();
   if (text == nullptr && PyErr_Occurred()) return nullptr;
+  let_go_of_written(r);
+  // A bytes or a str (immutable, its UTF-8 kept in the object) may be
+  // queued where it is, the object kept until it is written.
+  exchange::in_place_payload keep{&r->in_flight_unsent};
+  PyObject* payload = nullptr;
   exchange::exchange::send_status sent;
-  if (bytes != nullptr && bytes != Py_None) {
-    Py_buffer view{};
+  if (bytes != nullptr && bytes != Py_None && PyBytes_Check(bytes)) {
+    payload = bytes;
+    sent = s.send_message(message_kind::binary, PyBytes_AS_STRING(bytes), static_cast<size_t>(PyBytes_GET_SIZE(bytes)),
+                          &keep);
+  } else if (bytes != nullptr && bytes != Py_None) {
+    Py_buffer view{};  // a bytearray or memoryview: copied
     if (PyObject_GetBuffer(bytes, &view, PyBUF_SIMPLE) < 0) return nullptr;
     sent = s.send_message(message_kind::binary, static_cast<const char*>(view.buf), static_cast<size_t>(view.len));
     PyBuffer_Release(&view);
@@ -207,12 +231,14 @@ PyObject* asgi_runner::websocket_send(asgi_request* r, PyObject* message) {
     Py_ssize_t n = 0;
     const char* utf8 = PyUnicode_AsUTF8AndSize(text, &n);
     if (utf8 == nullptr) return nullptr;
-    sent = s.send_message(message_kind::text, utf8, static_cast<size_t>(n));
+    payload = text;
+    sent = s.send_message(message_kind::text, utf8, static_cast<size_t>(n), &keep);
   } else {
     r->protocol_error = true;
     PyErr_SetString(PyExc_ValueError, "websocket.send needs bytes or text");
     return nullptr;
   }
+  if (keep.taken) r->in_flight.push_back(py_ref::borrow(payload));
   if (sent == exchange::exchange::send_status::gone) return gone("the WebSocket is closed");
   // Past the window, send() returns once the loop has drained it to half.
   if (!s.credit_or_wake_me()) return pending_future(r->send_future);

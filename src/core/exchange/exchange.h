@@ -133,6 +133,7 @@ class exchange final : public handoff::notice_link {
   // True when no external bytes of this exchange remain queued anywhere.
   // When false, the waker is called once they are gone.
   bool external_sent() { return out_.external_sent(); }
+  void drop_output_if_cancelled() { out_.drop_if_cancelled(); }
   send_status send_file(int fd, off_t offset, uint64_t length) { return out_.send_file(fd, offset, length); }
   // Hands queued output to the loop now (a streamed body piece).
   void flush() { out_.flush(); }
@@ -167,12 +168,10 @@ class exchange final : public handoff::notice_link {
   const upgrade_offer& upgrade() const { return messages_.offer(); }
   bool switched() const { return messages_.switched(); }
   void begin_switch_response() { messages_.begin_switch_response(); }
-  read_status try_read_message(message_kind& kind, std::string_view& payload) {
-    return messages_.try_read(kind, payload);
-  }
+  read_status try_read_message(client_message& m) { return messages_.try_read(m); }
   void consume_message() { messages_.consume(); }
-  send_status send_message(message_kind kind, const char* data, size_t length) {
-    return messages_.send(kind, data, length);
+  send_status send_message(message_kind kind, const char* data, size_t length, in_place_payload* keep = nullptr) {
+    return messages_.send(kind, data, length, keep);
   }
   // App side, on a wake: when the loop asked, frees the app side's
   // buffers that hold nothing. Returns the bytes freed.
@@ -245,8 +244,12 @@ class exchange final : public handoff::notice_link {
     request_.keep_exact();
     return messages_.offer();
   }
-  void deliver_message(message_kind kind, const char* data, size_t length) { messages_.deliver(kind, data, length); }
-  void deliver_message(message_kind kind, byte_buffer& payload) { messages_.deliver(kind, payload); }
+  void deliver_message(message_kind kind, const char* data, size_t length, bool ascii = false) {
+    messages_.deliver(kind, data, length, ascii);
+  }
+  void deliver_message(message_kind kind, byte_buffer& payload, bool ascii = false) {
+    messages_.deliver(kind, payload, ascii);
+  }
   bool app_closed() const { return messages_.app_closed(); }
   // After a switch: frees the storage of the channels' buffers that hold
   // nothing (an open WebSocket between messages keeps none). Returns the

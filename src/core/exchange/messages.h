@@ -9,6 +9,7 @@
 // Threads: as body_in and response_out, whose channels these are.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -21,11 +22,28 @@
 
 namespace baton::exchange {
 
+// A message from the client as the app side reads it.
+struct client_message {
+  message_kind kind = message_kind::binary;
+  bool ascii = false;  // a text the loop saw to be all ASCII (no decoding needed)
+  std::string_view payload;  // valid until consume()
+};
+
+// A payload the app side can keep valid for as long as `unsent` counts it
+// (raised by its length when queued, lowered as the loop writes or drops
+// it): the wire may then queue it where it is instead of copying it, and
+// sets `taken` when it does.
+struct in_place_payload {
+  std::atomic<uint64_t>* unsent = nullptr;
+  bool taken = false;
+};
+
 class messages {
  public:
-  // A message's header in the body channel: its kind, then its length (4
-  // bytes, little-endian).
+  // A message's header in the body channel: its kind (with ascii_bit for
+  // an ASCII text), then its length (4 bytes, little-endian).
   static constexpr size_t header_size = 5;
+  static constexpr uint8_t ascii_bit = 0x80;
 
   messages(meeting& m, body_in& in, response_out& out) : m_(m), in_(in), out_(out) {}
   messages(const messages&) = delete;
@@ -38,12 +56,13 @@ class messages {
     answering_ = false;
   }
   upgrade_offer& offer() { return offer_; }
-  // A whole message from the client, for the app.
-  void deliver(message_kind kind, const char* data, size_t length);
+  // A whole message from the client, for the app. `ascii`: a text whose
+  // every byte is below 0x80.
+  void deliver(message_kind kind, const char* data, size_t length, bool ascii = false);
   // The same, from a buffer the exchange may take instead of copying it
   // (when the buffer has front room for the header and the app has taken
   // everything before it). `payload` is left empty.
-  void deliver(message_kind kind, byte_buffer& payload);
+  void deliver(message_kind kind, byte_buffer& payload, bool ascii = false);
   // The app's close has been queued (take its output after asking, and the
   // close is in it).
   bool app_closed() const { return m_.has(meeting::app_closed); }
@@ -58,16 +77,16 @@ class messages {
   // CONNECT's 200) with the fields the switch needs (Upgrade and
   // Sec-WebSocket-Accept for the 101, and the extensions agreed).
   void begin_switch_response();
-  // The next message from the client: `data` with its kind and payload
-  // (valid until consume()), `pending` (the waker will be called), `end`
-  // after the client's close (which came as a message of its own), or
-  // `error` when the connection went without one.
-  read_status try_read(message_kind& kind, std::string_view& payload);
+  // The next message from the client: `data` with the message, `pending`
+  // (the waker will be called), `end` after the client's close (which came
+  // as a message of its own), or `error` when the connection went without one.
+  read_status try_read(client_message& m);
   void consume();
   // Queues a message for the client, framed by the offer's wire, past the
   // window. A close is the app's last message. `gone`: the client left, or
-  // the app has closed already.
-  send_status send(message_kind kind, const char* data, size_t length);
+  // the app has closed already. Given `keep`, a large payload may be
+  // queued where it is (see in_place_payload).
+  send_status send(message_kind kind, const char* data, size_t length, in_place_payload* keep = nullptr);
 
   size_t storage_bytes() const { return offer_.accept.capacity() + offer_.extensions.capacity(); }
 

@@ -156,16 +156,17 @@ bool response_out::refuse_after_finish() {
   return false;
 }
 
+void response_out::drop_if_cancelled() {
+  if (!cancelled()) return;
+  // The connection dropped its own queue before cancelling.
+  app_out_.clear();
+  meeting::guard guard(m_);
+  shared_out_.clear();
+}
+
 bool response_out::external_sent() {
   if (external_unsent_.load(std::memory_order_seq_cst) == 0) return true;
-  if (cancelled()) {
-    // The loop takes nothing more from a cancelled stream: what is still
-    // queued on this side is dropped here (the connection dropped its own
-    // queue before cancelling).
-    app_out_.clear();
-    meeting::guard guard(m_);
-    shared_out_.clear();
-  }
+  drop_if_cancelled();
   m_.state.fetch_or(meeting::wants_external, std::memory_order_seq_cst);
   if (external_unsent_.load(std::memory_order_seq_cst) == 0) {
     m_.lower(meeting::wants_external);

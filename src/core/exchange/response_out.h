@@ -87,7 +87,12 @@ class response_out {
   // Queues `length` bytes of `fd` from `offset`; always takes fd (closing it
   // when the exchange is gone). Files cost no memory, so no window applies.
   send_status send_file(int fd, off_t offset, uint64_t length);
+  // Whether no external run is still queued; if some are, asks to be
+  // woken when none is (publishing what the app side holds).
   bool external_sent();
+  // On a cancelled stream, drops what is still queued (the loop takes
+  // nothing more from it), releasing its external runs; else nothing.
+  void drop_if_cancelled();
   void flush();
   // The body is complete. `switches`: the answer that switches protocols
   // (a 101, or an extended CONNECT's 200), after which the exchange carries
@@ -99,9 +104,10 @@ class response_out {
   void keep_alive_only_if_complete() { r_.strict_keep_alive = true; }
   bool output_ready() const;
   bool credit_or_wake_me();
-  // For messages after a switch: the bytes a message is framed into, then
-  // counted and handed to the loop.
-  byte_buffer& framing_buffer() { return app_out_.bytes(); }
+  // For messages after a switch: the queue a message is framed into (and
+  // the count of the memory it refers to in place), then counted and
+  // handed to the loop.
+  net::output_queue& framing_queue() { return app_out_; }
   void count_and_publish(size_t payload_bytes) {
     r_.sent += payload_bytes;
     publish();

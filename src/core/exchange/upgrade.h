@@ -9,11 +9,12 @@
 // side's messages are framed by the offer's message_wire as it sends them.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "core/util/byte_buffer.h"
+#include "core/net/output_queue.h"
 
 namespace baton::exchange {
 
@@ -27,8 +28,12 @@ struct upgrade_offer;
 // side; holds no per-session state (what a session agreed is in the offer).
 class message_wire {
  public:
-  virtual void write_message(message_kind kind, const char* data, size_t length, const upgrade_offer& offer,
-                             byte_buffer& out) const = 0;
+  // Frames a message into `out`. Given `unsent`, the wire may queue a large
+  // payload where it is instead of copying it (output_queue::push_external
+  // with that count) and says so: the caller then keeps the memory valid
+  // until the count no longer holds it.
+  virtual bool write_message(message_kind kind, const char* data, size_t length, const upgrade_offer& offer,
+                             net::output_queue& out, std::atomic<uint64_t>* unsent) const = 0;
 
  protected:
   ~message_wire() = default;

@@ -209,8 +209,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   std::vector<std::pair<int32_t, int32_t>> skipped_;  // ids the client jumped over
   head_limits head_limits_;
   encoded_head head_scratch_;  // a response head's name-value pairs while it is submitted
-  net::output_queue payload_scratch_;
-  std::string feed_scratch_;  // DATA for a switched protocol, which decodes in place  // a DATA frame's payload between the stream's output and the session's
+  net::output_queue payload_scratch_;  // a DATA frame's payload between the stream's output and the session's
   bool peer_trusted_ = false;
   bool draining_ = false;
   bool closing_ = false;  // nghttp2 is done or failed: what is queued goes out, then the session ends

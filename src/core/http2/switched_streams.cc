@@ -61,9 +61,8 @@ void protocol::switch_stream(stream& s) {
 
 void protocol::feed_switched(stream& s, const uint8_t* data, size_t length) {
   s.carried_in += length;
-  // The protocol decodes in place: the bytes are nghttp2's, so a copy.
-  feed_scratch_.assign(reinterpret_cast<const char*>(data), length);
-  s.carried->feed(feed_scratch_.data(), feed_scratch_.size());
+  // Read where nghttp2 has them (the protocol writes nothing into its input).
+  s.carried->feed(reinterpret_cast<const char*>(data), length);
   s.carried->flush();
   give_back_switched_window(s);
 }

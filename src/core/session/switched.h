@@ -48,9 +48,9 @@ class switched_protocol {
   // The protocol's bytes flow from now on; `early` holds what the peer sent
   // before the switch was answered, `peer_gone` says it will send no more.
   virtual void start(const char* early, size_t length, bool peer_gone) = 0;
-  // Bytes from the peer. The protocol takes all of them (holding what its
-  // app is not ready for).
-  virtual void feed(char* data, size_t length) = 0;
+  // Bytes from the peer, read and not written to. The protocol takes all
+  // of them (holding a copy of what its app is not ready for).
+  virtual void feed(const char* data, size_t length) = 0;
   // Hands the output on (after a feed); ends the carrier once the protocol
   // is finished and its output is out.
   virtual void flush() = 0;

@@ -57,7 +57,7 @@ void endpoint::start(const char* early, size_t length, bool peer_gone) {
   flush();
 }
 
-void endpoint::feed(char* data, size_t length) {
+void endpoint::feed(const char* data, size_t length) {
   bytes_in_ += length;
   // A client that is sending is alive: its pong may wait behind a frame
   // it has not finished (a control frame cannot interrupt one), so the
@@ -75,7 +75,7 @@ void endpoint::feed(char* data, size_t length) {
 
 // Decodes what it can; when the app's queue fills, the rest is held until
 // the app has taken enough.
-void endpoint::decode(char* data, size_t length) {
+void endpoint::decode(const char* data, size_t length) {
   if (state_ == state::ended) return;
   size_t used = reader_.feed(data, length, *this);
   if (used < length && !reader_.done() && state_ != state::ended) held_.append(data + used, length - used);
@@ -103,9 +103,9 @@ void endpoint::peer_gone() {
 
 // --- the reader's hooks -----------------------------------------------------------
 
-bool endpoint::on_message(bool text, byte_buffer& payload) {
+bool endpoint::on_message(bool text, bool ascii, byte_buffer& payload) {
   if (state_ != state::open || app_told_) return true;  // closing: data is dropped
-  x_->deliver_message(text ? exchange::message_kind::text : exchange::message_kind::binary, payload);
+  x_->deliver_message(text ? exchange::message_kind::text : exchange::message_kind::binary, payload, ascii);
   pause_if_queue_full();
   return !x_->reading_paused();  // paused: the rest of the read waits
 }

@@ -92,7 +92,7 @@ class endpoint final : public session::switched_protocol, public exchange::excha
 
   // session::switched_protocol
   void start(const char* early, size_t length, bool peer_gone) override;
-  void feed(char* data, size_t length) override;
+  void feed(const char* data, size_t length) override;
   size_t held() const override { return held_.size(); }
   void peer_gone() override;
   bool wants_input() const override;
@@ -112,7 +112,7 @@ class endpoint final : public session::switched_protocol, public exchange::excha
   void on_app_done(exchange::exchange* x) override;
 
   // message_reader's hooks.
-  bool on_message(bool text, byte_buffer& payload);
+  bool on_message(bool text, bool ascii, byte_buffer& payload);
   void on_ping(const char* data, size_t n);
   void on_pong(const char* data, size_t n);
   void on_close(uint16_t code, std::string_view reason);
@@ -124,7 +124,7 @@ class endpoint final : public session::switched_protocol, public exchange::excha
   // The app's queue is full: messages wait (closing, data is dropped, so
   // nothing waits).
   bool paused() const { return state_ == state::open && x_ != nullptr && x_->reading_paused(); }
-  void decode(char* data, size_t length);
+  void decode(const char* data, size_t length);
   void feed_held();
   void take_app_output();
   void send_control(opcode op, const char* data, size_t length);

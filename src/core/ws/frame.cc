@@ -2,25 +2,34 @@
 
 namespace baton::ws {
 
-void unmask(char* data, size_t n, const uint8_t mask[4], uint64_t phase) {
-  auto* p = reinterpret_cast<unsigned char*>(data);
+bool unmask_copy(char* dst, const char* src, size_t n, const uint8_t mask[4], uint64_t phase) {
+  auto* out = reinterpret_cast<unsigned char*>(dst);
+  auto* in = reinterpret_cast<const unsigned char*>(src);
+  unsigned high = 0;  // the bytes written, ORed: bit 7 set once one is not ASCII
   size_t i = 0;
   // Bytewise until the mask's phase is back at 0 (the rest then lines up
   // with a mask repeated over a whole word).
   while (i < n && (phase + i) % 4 != 0) {
-    p[i] ^= mask[(phase + i) % 4];
+    out[i] = in[i] ^ mask[(phase + i) % 4];
+    high |= out[i];
     ++i;
   }
   uint32_t m32;
   std::memcpy(&m32, mask, 4);
   uint64_t m64 = (uint64_t{m32} << 32) | m32;
+  uint64_t high64 = 0;
   for (; i + 8 <= n; i += 8) {
     uint64_t word;
-    std::memcpy(&word, p + i, 8);
+    std::memcpy(&word, in + i, 8);
     word ^= m64;
-    std::memcpy(p + i, &word, 8);
+    high64 |= word;
+    std::memcpy(out + i, &word, 8);
   }
-  for (; i < n; ++i) p[i] ^= mask[(phase + i) % 4];
+  for (; i < n; ++i) {
+    out[i] = in[i] ^ mask[(phase + i) % 4];
+    high |= out[i];
+  }
+  return ((high64 & 0x8080808080808080ull) | (high & 0x80u)) == 0;
 }
 
 void append_frame_header(byte_buffer& out, uint8_t op, bool fin, bool rsv1, uint64_t length) {

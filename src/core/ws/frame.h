@@ -1,8 +1,9 @@
 // RFC 6455 framing: an incremental decoder for what a client sends (masked
-// frames, 7/16/64-bit lengths, unmasked in place a word at a time) and the
-// encoder for what the server sends (unmasked). The decoder keeps no more
-// than a partial header between calls; payload bytes are handed on as they
-// arrive, so a frame of any length costs no buffer here. It is a template
+// frames, 7/16/64-bit lengths) and the encoder for what the server sends
+// (unmasked). The decoder keeps no more than a partial header between
+// calls; payload bytes are handed on as they arrive, still masked, so a
+// frame of any length costs no buffer here, and the hook that keeps them
+// unmasks them in the same pass as its copy (unmask_copy). It is a template
 // over its hooks so the message layer, the tests and the fuzzer each drive
 // it with their own.
 #pragma once
@@ -30,22 +31,25 @@ struct frame_header {
   uint8_t mask[4] = {};
 };
 
-// XORs `n` bytes at `data` with the mask, `phase` bytes into it: bytewise up
-// to an 8-byte boundary of the payload, then eight at a time.
-void unmask(char* data, size_t n, const uint8_t mask[4], uint64_t phase);
+// Writes `n` bytes of `src` XORed with the mask, `phase` bytes into it, to
+// `dst` (which may be `src`): bytewise up to the mask's boundary, then eight
+// at a time. Returns whether every byte written is ASCII (below 0x80): a
+// text's validation can skip a run that is.
+bool unmask_copy(char* dst, const char* src, size_t n, const uint8_t mask[4], uint64_t phase);
 
 // Hooks: bool on_header(const frame_header&) (false stops the decoder: the
-// frame is refused), bool on_payload(char* data, size_t n) (unmasked in
-// place; false stops it), bool on_frame_end() (false stops it).
+// frame is refused), bool on_payload(const char* data, size_t n, uint64_t
+// phase) (as sent: masked when the header says so, `phase` bytes into the
+// payload; false stops it), bool on_frame_end() (false stops it).
 template <typename Hooks>
 class frame_decoder {
  public:
   enum class result : uint8_t { need_more, stopped };
 
-  // Decodes what it can of [data, data + length), which it may unmask in
-  // place; `consumed` says how much it took. `stopped`: a hook returned
-  // false (the bytes after the stop are not taken).
-  result feed(char* data, size_t length, size_t& consumed, Hooks& hooks) {
+  // Decodes what it can of [data, data + length); `consumed` says how much
+  // it took. `stopped`: a hook returned false (the bytes after the stop are
+  // not taken).
+  result feed(const char* data, size_t length, size_t& consumed, Hooks& hooks) {
     consumed = 0;
     while (consumed < length) {
       if (!in_payload_) {
@@ -66,11 +70,11 @@ class frame_decoder {
       }
       uint64_t left = header_.length - position_;
       size_t n = length - consumed < left ? length - consumed : static_cast<size_t>(left);
-      char* p = data + consumed;
-      if (header_.masked) unmask(p, n, header_.mask, position_);
+      const char* p = data + consumed;
+      uint64_t phase = position_;
       position_ += n;
       consumed += n;
-      if (!hooks.on_payload(p, n)) return result::stopped;
+      if (!hooks.on_payload(p, n, phase)) return result::stopped;
       if (position_ == header_.length) {
         in_payload_ = false;
         if (!hooks.on_frame_end()) return result::stopped;

@@ -10,7 +10,8 @@
 // last frame is in.
 //
 // A template over its hooks, like the frame decoder under it:
-//   bool on_message(bool text, byte_buffer& payload)  (payload may be taken;
+//   bool on_message(bool text, bool ascii, byte_buffer& payload)  (`ascii`:
+//        a text seen to be all ASCII as it came; payload may be taken;
 //        false pauses the reader after this message: feed() returns, and
 //        the bytes after the message are the caller's to feed again later)
 //   void on_ping(const char* data, size_t n)
@@ -58,9 +59,9 @@ class message_reader {
   // (shared by the loop's sessions; null otherwise).
   message_reader(size_t max_size, inflater* inflate) : max_size_(max_size), inflater_(inflate) {}
 
-  // Takes what it can of [data, data + length) (unmasking it in place).
-  // Returns the bytes taken; after a close or an error, none more.
-  size_t feed(char* data, size_t length, Hooks& hooks) {
+  // Takes what it can of [data, data + length). Returns the bytes taken;
+  // after a close or an error, none more.
+  size_t feed(const char* data, size_t length, Hooks& hooks) {
     if (done_) return 0;
     hooks_ = &hooks;
     size_t consumed = 0;
@@ -105,6 +106,7 @@ class message_reader {
       in_message_ = true;
       text_ = op == static_cast<uint8_t>(opcode::text);
       compressed_ = h.rsv1;
+      ascii_ = true;
       utf8_.reset();
       // Room in front for the header the exchange puts on a message, so it
       // can take the buffer as it is; storage for the frame, up to a bound
@@ -120,13 +122,17 @@ class message_reader {
     return true;
   }
 
-  bool on_payload(char* data, size_t n) {
-    if (is_control(header_.op)) {
-      control_.append(data, n);
-      return true;
-    }
-    message_.append(data, n);
-    if (text_ && !compressed_ && !utf8_.feed(data, n)) {
+  // The payload is unmasked as it is copied to where it is kept; a text's
+  // UTF-8 is checked there, while it is in the cache, unless the copy
+  // found it all ASCII at a character boundary (nothing to check then).
+  bool on_payload(const char* data, size_t n, uint64_t phase) {
+    byte_buffer& kept = is_control(header_.op) ? control_ : message_;
+    char* p = kept.prepare(n);
+    bool ascii = unmask_copy(p, data, n, header_.mask, phase);
+    kept.commit(n);
+    if (is_control(header_.op)) return true;
+    ascii_ = ascii_ && ascii;
+    if (text_ && !compressed_ && !(ascii && utf8_.complete()) && !utf8_.feed(p, n)) {
       return fail(close_code::invalid_payload, "a text message that is not UTF-8");
     }
     return true;
@@ -152,8 +158,16 @@ class message_reader {
     // by the loop's sessions: a session holds only the compressed bytes, and
     // none keeps an inflation's worth of memory after its message.
     byte_buffer& payload = compressed_ ? inflater_->output() : message_;
-    bool valid = !text_ || (compressed_ ? valid_utf8(payload.data(), payload.size()) : utf8_.complete());
-    bool go_on = valid && hooks_->on_message(text_, payload);
+    bool valid = true;
+    if (text_ && compressed_) {
+      // The inflated text is checked whole; the check tells ASCII too.
+      utf8_.reset();
+      valid = utf8_.feed(payload.data(), payload.size()) && utf8_.complete();
+      ascii_ = utf8_.ascii();
+    } else if (text_) {
+      valid = utf8_.complete();
+    }
+    bool go_on = valid && hooks_->on_message(text_, text_ && ascii_, payload);
     if (compressed_) {
       message_.clear();
       inflater_->done_with_output();
@@ -219,6 +233,7 @@ class message_reader {
   bool in_message_ = false;
   bool text_ = false;
   bool compressed_ = false;
+  bool ascii_ = false;  // every byte of the message so far (inflated, when compressed) is below 0x80
   utf8_validator utf8_;
   byte_buffer message_;
   byte_buffer control_;

@@ -79,20 +79,27 @@ size_t protocol::release_idle_memory() { return endpoint_.release_idle_memory();
 
 // --- the app's frames ---------------------------------------------------------------
 
-void wire::write_message(exchange::message_kind kind, const char* data, size_t length,
-                         const exchange::upgrade_offer& offer, byte_buffer& out) const {
+bool wire::write_message(exchange::message_kind kind, const char* data, size_t length,
+                         const exchange::upgrade_offer& offer, net::output_queue& out,
+                         std::atomic<uint64_t>* unsent) const {
   uint8_t op = static_cast<uint8_t>(kind);
   if (kind != exchange::message_kind::close && offer.deflate && length >= deflate_.min_size) {
     thread_local deflater compressor;
     thread_local byte_buffer compressed;
     compressed.clear();
     if (compressor.compress(deflate_, offer.deflate_window_bits, data, length, compressed)) {
-      append_frame(out, op, true, true, compressed.data(), compressed.size());
+      append_frame(out.bytes(), op, true, true, compressed.data(), compressed.size());
       if (compressed.capacity() > size_t{1} << 20) compressed = byte_buffer();
-      return;
+      return false;
     }
   }
-  append_frame(out, op, true, false, data, length);
+  if (unsent != nullptr && length >= in_place_at_least) {
+    append_frame_header(out.bytes(), op, true, false, length);
+    out.push_external(data, length, unsent);
+    return true;
+  }
+  append_frame(out.bytes(), op, true, false, data, length);
+  return false;
 }
 
 session::upgrade_verdict offer_opening(exchange::exchange& x, const settings& config,

@@ -52,12 +52,19 @@ class protocol final : public session::protocol, public session::byte_stream {
 
 // Frames the app's messages (exchange::message_wire), compressing those
 // of min_size bytes or more when permessage-deflate was agreed, with a
-// compressor private to the calling thread.
+// compressor private to the calling thread. A payload sent as it is, of
+// in_place_at_least bytes or more, is queued where it is when the caller
+// allows (only its frame header is written).
 class wire final : public exchange::message_wire {
  public:
+  // Under this, a copy costs less than the queue's entry for the memory
+  // and the caller's keeping of it.
+  static constexpr size_t in_place_at_least = 4096;
+
   explicit wire(const deflate_settings& deflate) : deflate_(deflate) {}
-  void write_message(exchange::message_kind kind, const char* data, size_t length,
-                     const exchange::upgrade_offer& offer, byte_buffer& out) const override;
+  bool write_message(exchange::message_kind kind, const char* data, size_t length,
+                     const exchange::upgrade_offer& offer, net::output_queue& out,
+                     std::atomic<uint64_t>* unsent) const override;
 
  private:
   const deflate_settings& deflate_;

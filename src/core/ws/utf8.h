@@ -31,14 +31,18 @@ class utf8_validator {
         while (i < length && p[i] < 0x80) ++i;
         if (i == length) break;
       }
+      ascii_ = false;
       if (!step(p[i++])) return false;
     }
     return true;
   }
+  // Whether every byte fed so far was ASCII.
+  bool ascii() const { return ascii_; }
   // Whether the bytes fed so far end on a character boundary.
   bool complete() const { return state_ == accept; }
   bool failed() const { return state_ == reject; }
   void reset() {
+    ascii_ = true;
     state_ = accept;
     needed_ = 0;
     lower_ = 0x80;
@@ -86,6 +90,7 @@ class utf8_validator {
     return true;
   }
 
+  bool ascii_ = true;
   uint8_t state_ = accept;
   uint8_t needed_ = 0;
   unsigned char lower_ = 0x80;

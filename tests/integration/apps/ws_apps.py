@@ -6,6 +6,7 @@ BATON_TEST_RECORD file, one line each."""
 import asyncio
 import json
 import os
+import sys
 
 RECORD = os.environ.get("BATON_TEST_RECORD")
 LIVE = 0  # echo handlers running now (GET /stats)
@@ -126,6 +127,43 @@ async def flood(scope, receive, send):
         record(f"flood stopped at {sent}")
 
 
+async def in_place(scope, receive, send):
+    """Sends a large bytes and a large str (sent where they are, not copied)
+    and reports the references the server held on each right after its
+    send(), and after the client's answer (by then both were written)."""
+    await send({"type": "websocket.accept"})
+    payload = b"p" * 100_000
+    text = "\u00e9\u2713" * 20_000  # its UTF-8 is kept in the object
+    base = (sys.getrefcount(payload), sys.getrefcount(text))
+    await send({"type": "websocket.send", "bytes": payload})
+    held = [sys.getrefcount(payload) - base[0]]
+    await send({"type": "websocket.send", "text": text})
+    held.append(sys.getrefcount(text) - base[1])
+    await receive()
+    after = [sys.getrefcount(payload) - base[0], sys.getrefcount(text) - base[1]]
+    await send({"type": "websocket.send", "text": json.dumps({"held": held, "after": after})})
+    await receive()
+
+
+# A payload the /send-and-return route sends, then returns: larger than
+# the output window and the kernel's buffers, so to a client that reads
+# slowly the app returns (its send() done once half the window is left)
+# with part of it still queued. The server holds it until it is written.
+KEPT = b"k" * 5_000_000
+
+
+def kept_references() -> int:
+    return sys.getrefcount(KEPT)
+
+
+KEPT_BASE = kept_references()
+
+
+async def send_and_return(scope, receive, send):
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "bytes": KEPT})
+
+
 async def wait_for_disconnect(scope, receive, send):
     await send({"type": "websocket.accept"})
     event = await receive()
@@ -173,6 +211,8 @@ ROUTES = {
     "/slow-reader": slow_reader,
     "/flood": flood,
     "/wait": wait_for_disconnect,
+    "/in-place": in_place,
+    "/send-and-return": send_and_return,
     "/report": report,
 }
 
@@ -189,6 +229,11 @@ async def app(scope, receive, send):
     if scope["type"] == "http" and scope["path"] == "/browser":
         await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/html")]})
         await send({"type": "http.response.body", "body": BROWSER_PAGE})
+        return
+    if scope["type"] == "http" and scope["path"] == "/kept":
+        body = str(kept_references() - KEPT_BASE).encode()
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
+        await send({"type": "http.response.body", "body": body})
         return
     if scope["type"] == "http" and scope["path"] == "/stats":
         await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})

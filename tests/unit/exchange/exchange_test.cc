@@ -219,11 +219,10 @@ TEST(Exchange, MessagesArriveWholeAndInOrderWhetherTheirBuffersAreTakenOrCopied)
     std::mt19937 rng(9);
     std::string expected;
     for (int i = 0; i < count; ++i) {
-      x::message_kind kind;
-      std::string_view payload;
+      x::client_message m;
       x::exchange::read_status r = x::exchange::read_status::pending;
       baton::handoff::park_until(waker.parker, [&] {
-        r = s.try_read_message(kind, payload);
+        r = s.try_read_message(m);
         return r != x::exchange::read_status::pending;
       });
       if (r != x::exchange::read_status::data) {  // cancelled: the messages left did not come
@@ -232,7 +231,8 @@ TEST(Exchange, MessagesArriveWholeAndInOrderWhetherTheirBuffersAreTakenOrCopied)
       }
       expected.resize(size_of(i));
       fill(expected.data(), expected.size(), i);
-      if (kind != (i % 2 == 0 ? x::message_kind::text : x::message_kind::binary) || payload != expected) {
+      if (m.kind != (i % 2 == 0 ? x::message_kind::text : x::message_kind::binary) || m.payload != expected ||
+          m.ascii != (i % 4 == 0)) {
         bad.fetch_add(1);
       }
       s.consume_message();
@@ -251,12 +251,12 @@ TEST(Exchange, MessagesArriveWholeAndInOrderWhetherTheirBuffersAreTakenOrCopied)
     if (rng() % 3 == 0) {
       std::string plain(n, '\0');
       fill(plain.data(), n, i);
-      s.deliver_message(kind, plain.data(), n);
+      s.deliver_message(kind, plain.data(), n, i % 4 == 0);
     } else {
       framed.reset_with_front_room(rng() % 2 == 0 ? 8 : 2, n);  // 2: too little room, copied
       fill(framed.prepare(n), n, i);
       framed.commit(n);
-      s.deliver_message(kind, framed);
+      s.deliver_message(kind, framed, i % 4 == 0);
       if (!framed.empty()) bad.fetch_add(1);
       ++taken_kind;
     }

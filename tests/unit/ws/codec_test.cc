@@ -82,8 +82,10 @@ std::string client_frame(uint8_t op, bool fin, std::string_view payload, bool rs
 // Records everything the message layer reports, as text.
 struct recorder {
   std::vector<std::string> events;
-  bool on_message(bool text, baton::byte_buffer& payload) {
+  std::vector<bool> ascii_flags;  // each message's
+  bool on_message(bool text, bool ascii, baton::byte_buffer& payload) {
     events.push_back(std::string(text ? "text:" : "binary:") + std::string(payload.view()));
+    ascii_flags.push_back(ascii);
     return true;
   }
   void on_ping(const char* d, size_t n) { events.push_back("ping:" + std::string(d, n)); }
@@ -118,10 +120,46 @@ TEST(Frames, UnmaskingAWordAtATimeGivesTheBytesOfEveryPhase) {
     for (size_t len : {0u, 1u, 3u, 7u, 8u, 9u, 15u, 64u, 101u}) {
       std::string masked = plain.substr(0, len);
       for (size_t i = 0; i < len; ++i) masked[i] = static_cast<char>(masked[i] ^ mask[(phase + i) % 4]);
-      ws::unmask(masked.data(), len, mask, phase);
+      std::string copy(len, '?');
+      ws::unmask_copy(copy.data(), masked.data(), len, mask, phase);
+      EXPECT_EQ(copy, plain.substr(0, len)) << "phase " << phase << " length " << len;
+      ws::unmask_copy(masked.data(), masked.data(), len, mask, phase);  // in place
       EXPECT_EQ(masked, plain.substr(0, len)) << "phase " << phase << " length " << len;
     }
   }
+}
+
+TEST(Frames, UnmaskingTellsWhetherEveryByteIsAscii) {
+  const uint8_t mask[4] = {0x81, 0x7f, 0x00, 0xff};
+  for (size_t phase = 0; phase < 4; ++phase) {
+    for (size_t len : {1u, 5u, 8u, 13u, 40u}) {
+      // A single byte of 0x80 or above, at each place in turn (the bytewise
+      // head, the words, the bytewise tail), is found.
+      for (size_t at = 0; at <= len; ++at) {
+        std::string plain(len, 'a');
+        if (at < len) plain[at] = static_cast<char>(0xc3);
+        std::string masked = plain;
+        for (size_t i = 0; i < len; ++i) masked[i] = static_cast<char>(masked[i] ^ mask[(phase + i) % 4]);
+        std::string out(len, '?');
+        EXPECT_EQ(ws::unmask_copy(out.data(), masked.data(), len, mask, phase), at == len)
+            << "phase " << phase << " length " << len << " at " << at;
+        EXPECT_EQ(out, plain);
+      }
+    }
+  }
+}
+
+TEST(Messages, ATextIsSaidToBeAsciiOnlyWhenEveryByteOfItIs) {
+  std::string wire = client_frame(0x1, false, "Hel") + client_frame(0x0, true, "lo") +     // ASCII, in two frames
+                     client_frame(0x1, false, "Hel") + client_frame(0x0, true, "l\xc3\xb3") +  // UTF-8 in the second
+                     client_frame(0x1, true, "\xc3\xa9t\xc3\xa9") +                         // UTF-8
+                     client_frame(0x2, true, "bytes");                                      // binary: never
+  ws::message_reader<recorder> reader(1 << 20, nullptr);
+  recorder r;
+  EXPECT_EQ(reader.feed(wire.data(), wire.size(), r), wire.size());
+  ASSERT_EQ(r.events.size(), 4u);
+  EXPECT_EQ(r.events[1], "text:Hell\xc3\xb3");
+  EXPECT_EQ(r.ascii_flags, (std::vector<bool>{true, false, false, false}));
 }
 
 TEST(Frames, WholeSplitAndByteByByteAgree) {
@@ -256,6 +294,25 @@ TEST(Deflate, CompressedMessagesRoundTripAndTheLimitAppliesToTheInflatedSize) {
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0], "text:" + text);
   EXPECT_EQ(read_all(wire, 0, 1000, &decompress).back(), "error:1009:a message that inflates over the size limit");
+}
+
+// A compressed text is said to be ASCII by what it inflates to (its
+// compressed bytes say nothing): the inflated text is checked whole.
+TEST(Deflate, ACompressedTextIsSaidToBeAsciiByItsInflatedBytes) {
+  ws::deflate_settings settings;
+  ws::deflater compress;
+  ws::inflater decompress;
+  std::string wire;
+  for (std::string text : {std::string(3000, 'a'), "caf\xc3\xa9 " + std::string(3000, 'b')}) {
+    baton::byte_buffer packed;
+    ASSERT_TRUE(compress.compress(settings, 12, text.data(), text.size(), packed));
+    wire += client_frame(0x1, true, packed.view(), true);
+  }
+  ws::message_reader<recorder> reader(1 << 20, &decompress);
+  recorder r;
+  EXPECT_EQ(reader.feed(wire.data(), wire.size(), r), wire.size());
+  ASSERT_EQ(r.events.size(), 2u);
+  EXPECT_EQ(r.ascii_flags, (std::vector<bool>{true, false}));
 }
 
 // --- the opening handshake -------------------------------------------------

@@ -7,6 +7,7 @@
 
 #include <zlib.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -252,12 +253,15 @@ struct ws_fixture : ::testing::Test {
     }
     return -1;
   }
-  // The app's next message, or its status.
-  read_status next(x::message_kind& kind, std::string& payload) {
-    std::string_view view;
-    read_status r = app->try_read_message(kind, view);
+  // The app's next message, or its status (`ascii`: whether the message
+  // came marked as an ASCII text).
+  read_status next(x::message_kind& kind, std::string& payload, bool* ascii = nullptr) {
+    x::client_message m;
+    read_status r = app->try_read_message(m);
     if (r == read_status::data) {
-      payload.assign(view);
+      kind = m.kind;
+      payload.assign(m.payload);
+      if (ascii != nullptr) *ascii = m.ascii;
       app->consume_message();
     }
     return r;
@@ -292,6 +296,75 @@ TEST_F(ws_fixture, TheAppsAcceptSendsA101WithTheAcceptKeyAndMessagesFlowBothWays
   EXPECT_EQ(frames[0].op, 0x1);
   EXPECT_TRUE(frames[0].fin);
   EXPECT_EQ(frames[0].payload, "world");
+}
+
+// An ASCII text reaches the app marked so (its str is then a copy, not a
+// decoding); a text with any other character, a binary, are not.
+TEST_F(ws_fixture, AnAsciiTextReachesTheAppMarkedAsciiAndNoOtherMessageDoes) {
+  accept();
+  send(client_frame(0x1, std::string(5000, 'a')) + client_frame(0x1, "h\xc3\xa9") + client_frame(0x2, "abc"));
+  x::message_kind kind;
+  std::string payload;
+  bool ascii = false;
+  ASSERT_EQ(next(kind, payload, &ascii), read_status::data);
+  EXPECT_EQ(payload, std::string(5000, 'a'));
+  EXPECT_TRUE(ascii);
+  ASSERT_EQ(next(kind, payload, &ascii), read_status::data);
+  EXPECT_EQ(payload, "h\xc3\xa9");
+  EXPECT_FALSE(ascii);
+  ASSERT_EQ(next(kind, payload, &ascii), read_status::data);
+  EXPECT_EQ(kind, x::message_kind::binary);
+  EXPECT_FALSE(ascii);
+}
+
+// A large payload the app can keep valid is queued where it is: what goes
+// out is the app's memory as it is when written (no copy was made), and
+// the count the app watches holds its bytes until then. A small one is
+// copied, and the count never holds it.
+TEST_F(ws_fixture, ALargePayloadIsSentFromTheAppsMemoryAndCountedUntilWritten) {
+  accept();
+  client.write_budget = 0;  // nothing goes out yet
+  std::string big(ws::wire::in_place_at_least + 100, 'a');
+  std::atomic<uint64_t> unsent{0};
+  x::in_place_payload keep{&unsent};
+  EXPECT_EQ(app->send_message(x::message_kind::binary, big.data(), big.size(), &keep), send_status::accepted);
+  EXPECT_TRUE(keep.taken);
+  EXPECT_EQ(unsent.load(), big.size());
+  std::string small(ws::wire::in_place_at_least - 1, 's');
+  x::in_place_payload keep_small{&unsent};
+  EXPECT_EQ(app->send_message(x::message_kind::binary, small.data(), small.size(), &keep_small),
+            send_status::accepted);
+  EXPECT_FALSE(keep_small.taken);
+  EXPECT_EQ(unsent.load(), big.size());
+  big.assign(big.size(), 'b');  // the app's memory, changed before the write
+  small.assign(small.size(), 't');
+  client.write_budget = SIZE_MAX;
+  session->on_io(event_loop::writable);
+  host.loop.run_once(0);
+  auto frames = parse_frames(client.take_output());
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[0].payload, big) << "a copy went out, not the app's memory";
+  EXPECT_EQ(frames[1].payload, std::string(small.size(), 's')) << "the small payload was copied when sent";
+  EXPECT_EQ(unsent.load(), 0u);
+}
+
+// A connection that goes with the payload still queued drops it, and the
+// count lets the app free it.
+TEST_F(ws_fixture, APayloadQueuedInPlaceIsLetGoWhenTheConnectionGoes) {
+  accept();
+  client.write_budget = 0;
+  std::string big(ws::wire::in_place_at_least * 2, 'a');
+  std::atomic<uint64_t> unsent{0};
+  x::in_place_payload keep{&unsent};
+  EXPECT_EQ(app->send_message(x::message_kind::binary, big.data(), big.size(), &keep), send_status::accepted);
+  ASSERT_TRUE(keep.taken);
+  host.loop.run_once(0);
+  EXPECT_EQ(unsent.load(), big.size());
+  client.reset = true;
+  session->on_io(event_loop::readable);
+  host.loop.run_once(0);
+  app->drop_output_if_cancelled();  // what the app side still held, if anything
+  EXPECT_EQ(unsent.load(), 0u);
 }
 
 // An open WebSocket lives long and mostly idle: what its 101 needed is not
