@@ -30,8 +30,6 @@ output_queue::segment& output_queue::back() {
   return segments_.back();
 }
 
-byte_buffer& output_queue::bytes() { return back().bytes; }
-
 void output_queue::push_file(int fd, off_t offset, uint64_t length) {
   if (live() == 0) {
     segments_.clear();
@@ -57,6 +55,18 @@ void output_queue::push_external(const char* data, size_t length, std::atomic<ui
 }
 
 void output_queue::take_from(output_queue& other, bool copy_small) {
+  if (copy_small && other.segments_.size() == 1 && other.first_ == 0) {
+    // The common case (a small response): one byte run, copied; `other`
+    // is then as the general case leaves it, its one buffer kept.
+    segment& s = other.segments_[0];
+    if (s.fd < 0 && s.external == nullptr && s.bytes.size() <= copy_limit) {
+      if (!s.bytes.empty()) {
+        bytes().append(s.bytes.view());
+        s.bytes.clear();
+      }
+      return;
+    }
+  }
   for (size_t i = other.first_; i < other.segments_.size(); ++i) {
     segment& s = other.segments_[i];
     if (s.fd >= 0) {
@@ -97,9 +107,9 @@ void output_queue::take_from(output_queue& other, bool copy_small) {
   }
 }
 
-bool output_queue::empty() const {
+bool output_queue::all_empty() const {
   for (size_t i = first_; i < segments_.size(); ++i) {
-    if (segments_[i].fd >= 0 || !segments_[i].bytes.empty() || segments_[i].external_size > 0) return false;
+    if (!segment_empty(segments_[i])) return false;
   }
   return true;
 }
@@ -172,7 +182,7 @@ uint64_t output_queue::queued_bytes() const {
   return total;
 }
 
-uint64_t output_queue::buffered_bytes() const {
+uint64_t output_queue::sum_buffered() const {
   uint64_t total = 0;
   for (size_t i = first_; i < segments_.size(); ++i) total += segments_[i].bytes.size() + segments_[i].external_size;
   return total;

@@ -32,7 +32,15 @@ class output_queue {
   ~output_queue() { clear(); }
 
   // The buffer to append bytes to; it is sent after everything queued before.
-  byte_buffer& bytes();
+  // Inline when the last segment is a byte run (a response's head and
+  // body go in one run, several calls a request).
+  byte_buffer& bytes() {
+    if (live() > 0) {
+      segment& last = segments_.back();
+      if (last.fd < 0 && last.external == nullptr) return last.bytes;
+    }
+    return back().bytes;
+  }
   // Queues `length` bytes of `fd` from `offset`. The queue owns fd and closes it.
   void push_file(int fd, off_t offset, uint64_t length);
   // Queues `length` bytes at `data` without copying them. The memory must
@@ -53,11 +61,17 @@ class output_queue {
   // from a stream's output into the session's. Fewer than asked, with
   // more queued, when a file could not be read.
   uint64_t move_front(output_queue& dest, uint64_t n);
-  bool empty() const;
+  bool empty() const {
+    if (live() == 1) return segment_empty(segments_[first_]);  // the common case, inline
+    return all_empty();
+  }
   // Every byte still queued, file ranges included.
   uint64_t queued_bytes() const;
   // Bytes held in memory (file ranges cost no memory and are not counted).
-  uint64_t buffered_bytes() const;
+  uint64_t buffered_bytes() const {
+    if (live() == 1) return segments_[first_].bytes.size() + segments_[first_].external_size;  // as empty()
+    return sum_buffered();
+  }
   // Bytes of storage the queue holds, used or not.
   size_t storage_bytes() const;
 
@@ -95,6 +109,9 @@ class output_queue {
     uint64_t remaining = 0;
   };
   segment& back();
+  static bool segment_empty(const segment& s) { return s.fd < 0 && s.bytes.empty() && s.external_size == 0; }
+  bool all_empty() const;
+  uint64_t sum_buffered() const;
   void pop_front();
   static void release_external(segment& s);
   size_t live() const { return segments_.size() - first_; }
