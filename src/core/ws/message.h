@@ -11,7 +11,8 @@
 //
 // A template over its hooks, like the frame decoder under it:
 //   bool on_message(bool text, bool ascii, byte_buffer& payload)  (`ascii`:
-//        a text seen to be all ASCII as it came; payload may be taken;
+//        a text whose every byte, inflated when compressed, is ASCII;
+//        payload may be taken;
 //        false pauses the reader after this message: feed() returns, and
 //        the bytes after the message are the caller's to feed again later)
 //   void on_ping(const char* data, size_t n)
