@@ -251,6 +251,9 @@ OPTIONS: tuple[Option, ...] = (
            "past it the client gets 504 (default: %(default)s)", core=True),
     Option("ws_per_message_deflate", _bool, True, "offer permessage-deflate compression to WebSocket clients "
            "(default: on)", negatable=True, core=True),
+    Option("ws_deflate_level", _number(int, 1, 9), 1,
+           "zlib's level for the messages the server compresses: 1 the fastest, 9 the smallest "
+           "(default: %(default)s)", core=True),
     Option("server_header", _bool, True, "send a Server header when the app sends none (default: on)",
            negatable=True),
     # HTTP/2.
@@ -353,6 +356,7 @@ class Config:
     ws_ping_timeout: float
     ws_handshake_timeout: float
     ws_per_message_deflate: bool
+    ws_deflate_level: int
     server_header: bool
     http: str
     h2_max_concurrent_streams: int

@@ -208,6 +208,10 @@ const option_entry option_table[] = {
        c.websocket.deflate.enabled = v.flag;
        return true;
      }},
+    {"ws_deflate_level", kind::integer, 1, 9, [](config_t& c, server_extras&, const option_value& v) {
+       c.websocket.deflate.level = static_cast<int>(v.number);
+       return true;
+     }},
     // HTTP/2.
     {"http", kind::text, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
        if (v.text == "auto") c.http = server::http_versions::automatic;

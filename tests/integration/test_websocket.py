@@ -530,6 +530,40 @@ def test_a_compressed_text_message_that_inflates_to_invalid_utf8_closes_with_100
     assert wait_for_call(ws_server, "disconnect") == "disconnect 1007 ''"
 
 
+def compressed_echo(server, text: bytes) -> bytes:
+    """The payload of the server's echo of `text`, with compression agreed."""
+    c = RawClient(server, "/echo", "Sec-WebSocket-Extensions: permessage-deflate\r\n")
+    assert "permessage-deflate" in c.head
+    c.send(frame(0x1, text))
+    op, payload = c.read_frame()
+    c.close()
+    assert op == 0x1
+    return payload
+
+
+@pytest.mark.parametrize("level", [None, 9])
+def test_messages_are_compressed_at_the_operators_level(start_ws, level):
+    import zlib
+
+    # JSON-like text whose size at level 1 and at level 9 differ: 16 KiB of
+    # records with changing numbers.
+    text = b"[" + b", ".join(b'{"id": %d, "name": "user-%d", "score": %d}' % (i, i * 7 % 1000, i * 37 % 997)
+                             for i in range(400)) + b"]"
+    server = start_ws(*(["--ws-deflate-level", str(level)] if level else []))
+    payload = compressed_echo(server, text)
+
+    # Baton's compressor: raw deflate, a 4 KiB window, memLevel 5, the sync
+    # flush's tail left off (RFC 7692 7.2.1). The same zlib gives the same
+    # bytes for the same level, so the payload names the level it was made at.
+    def at(lvl: int) -> bytes:
+        squeeze = zlib.compressobj(lvl, zlib.DEFLATED, -12, 5)
+        return (squeeze.compress(text) + squeeze.flush(zlib.Z_SYNC_FLUSH))[:-4]
+
+    assert at(1) != at(9)
+    assert payload == at(level or 1), (len(payload), len(at(1)), len(at(9)))
+    assert zlib.decompressobj(-15).decompress(payload + b"\x00\x00\xff\xff") == text
+
+
 # --- backpressure -------------------------------------------------------------------
 
 def rss(server) -> int:
