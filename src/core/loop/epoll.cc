@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "core/loop/event_loop.h"
+#include "core/util/direct_syscalls.h"
 
 namespace baton::loop {
 
@@ -71,7 +72,7 @@ void event_loop::modify(int fd, uint32_t events, io_handler* handler) {
 void event_loop::remove(int fd) { epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr); }
 
 int event_loop::backend_wait(int timeout_ms) {
-  return epoll_wait(epoll_fd_, backend_->events, backend_state::capacity, timeout_ms);
+  return util::direct_epoll_wait(epoll_fd_, backend_->events, backend_state::capacity, timeout_ms);
 }
 
 bool event_loop::backend_dispatch(int ready) {

@@ -3,15 +3,17 @@
 #include <sys/sendfile.h>
 #include <unistd.h>
 
+#include "core/util/direct_syscalls.h"
+
 namespace baton::net {
 
-ssize_t socket_transport::receive(char* buffer, size_t length) { return ::recv(fd_, buffer, length, 0); }
+ssize_t socket_transport::receive(char* buffer, size_t length) { return util::direct_recv(fd_, buffer, length); }
 
 ssize_t socket_transport::send_gather(const iovec* buffers, size_t count) {
   msghdr msg{};
   msg.msg_iov = const_cast<iovec*>(buffers);
   msg.msg_iovlen = count;
-  return ::sendmsg(fd_, &msg, MSG_NOSIGNAL);
+  return util::direct_sendmsg(fd_, &msg, MSG_NOSIGNAL);
 }
 
 ssize_t socket_transport::send_file(int file_fd, off_t* offset, size_t length) {
