@@ -110,6 +110,7 @@ class exchange final : public handoff::notice_link {
   // ----------------------------------------- the response, app side (response_out.h)
   void begin_response(int status_code, std::string_view status_line) { out_.begin(status_code, status_line); }
   bool add_header(std::string_view name, std::string_view value) { return out_.add_header(name, value); }
+  bool add_valid_header(std::string_view name, std::string_view value) { return out_.add_valid_header(name, value); }
   bool add_trailer(std::string_view name, std::string_view value) { return out_.add_trailer(name, value); }
   bool has_content_length() const { return out_.state().length >= 0; }
   bool response_committed() const { return out_.state().committed; }

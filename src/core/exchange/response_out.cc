@@ -51,11 +51,14 @@ void response_out::begin(int status_code, std::string_view status_line) {
 }
 
 bool response_out::add_header(std::string_view name, std::string_view value) {
+  return valid_field_name(name) && valid_field_value(value) && add_valid_header(name, value);
+}
+
+bool response_out::add_valid_header(std::string_view name, std::string_view value) {
   // Once committed the head is the loop's to read (HTTP/2 encodes it from
   // here) and already on its way: a length found later (a WSGI app that
   // wrote, then returned the rest) is too late for it, and is dropped.
   if (r_.committed) return false;
-  if (!valid_field_name(name) || !valid_field_value(value)) return false;
   switch (name.size()) {
     case 4:
       if (util::equals_ignore_case(name, "date")) r_.app_date = true;
@@ -74,7 +77,7 @@ bool response_out::add_header(std::string_view name, std::string_view value) {
       if (util::equals_ignore_case(name, "keep-alive")) return true;
       break;
     case 14:
-      if (util::equals_ignore_case(name, "content-length")) {
+      if (util::token_equals_lowercase(name, "content-length")) {
         uint64_t length = 0;
         if (!util::parse_decimal(value, length)) return false;
         if (r_.length >= 0) return r_.length == static_cast<int64_t>(length);  // a repeat is dropped
@@ -82,7 +85,7 @@ bool response_out::add_header(std::string_view name, std::string_view value) {
       }
       break;
     case 17:
-      if (util::equals_ignore_case(name, "transfer-encoding")) return true;  // the protocol frames the body
+      if (util::token_equals_lowercase(name, "transfer-encoding")) return true;  // the protocol frames the body
       break;
     default:
       break;

@@ -74,6 +74,10 @@ class response_out {
   // (Connection, Keep-Alive, Transfer-Encoding) are the protocol's: they
   // are taken note of, not added.
   bool add_header(std::string_view name, std::string_view value);
+  // The same for a name and value the caller has found valid already
+  // (valid_field_name, valid_field_value): the bridge's memo of its app's
+  // constant fields.
+  bool add_valid_header(std::string_view name, std::string_view value);
   // A field sent after the body, before finish(); false (nothing added)
   // when it is invalid, frames or routes the message, or is the
   // connection's own.

@@ -192,7 +192,7 @@ parse_step note_header(header& h, header_facts& facts, request& out) {
       if (equals_ignore_case(n, "content-type")) ++facts.content_type_count;
       break;
     case 14:
-      if (equals_ignore_case(n, "content-length")) {
+      if (util::token_equals_lowercase(n, "content-length")) {
         uint64_t value = 0;
         if (!parse_decimal(h.value, value)) return fail(400, "invalid Content-Length");
         if (facts.has_content_length && value != facts.content_length) {
@@ -203,7 +203,7 @@ parse_step note_header(header& h, header_facts& facts, request& out) {
       }
       break;
     case 17:
-      if (equals_ignore_case(n, "transfer-encoding")) {
+      if (util::token_equals_lowercase(n, "transfer-encoding")) {
         facts.has_transfer_encoding = true;
         if (facts.transfer_encoding_count == 8) return fail(400, "too many Transfer-Encoding fields");
         facts.transfer_encodings[facts.transfer_encoding_count++] = h.value;

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/util/swar.h"
+
 namespace baton::util {
 
 // ASCII letters to lower case, in place; every other byte as it is.
@@ -14,10 +16,9 @@ inline void lowercase_in_place(std::string& s) {
   for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
 }
 
-// ASCII letters compared without regard to case; every other byte as itself.
-inline bool equals_ignore_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
+namespace detail {
+inline bool bytes_equal_ignore_case(const char* a, const char* b, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
     auto x = static_cast<unsigned char>(a[i]);
     auto y = static_cast<unsigned char>(b[i]);
     if (x == y) continue;
@@ -26,6 +27,30 @@ inline bool equals_ignore_case(std::string_view a, std::string_view b) {
     if (folded != (y | 0x20) || folded < 'a' || folded > 'z') return false;
   }
   return true;
+}
+}  // namespace detail
+
+// ASCII letters compared without regard to case; every other byte as itself.
+inline bool equals_ignore_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && detail::bytes_equal_ignore_case(a.data(), b.data(), a.size());
+}
+
+// A field name (a token: its caller has validated it) against a lower-case
+// name of letters, digits and '-', eight bytes at a time (the last word
+// overlapping the one before). Setting a token byte's case bit gives a byte
+// of that alphabet only when it is the byte itself or its upper-case
+// letter (the others it could come from, such as CR for '-', are not in a
+// token), so one OR and one compare a word is the whole case-blind compare.
+inline bool token_equals_lowercase(std::string_view token, std::string_view lower) {
+  if (token.size() != lower.size()) return false;
+  size_t n = token.size();
+  if (n < 8) return detail::bytes_equal_ignore_case(token.data(), lower.data(), n);
+  constexpr uint64_t case_bits = swar::ones * 0x20;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    if ((swar::load(token.data() + i) | case_bits) != swar::load(lower.data() + i)) return false;
+  }
+  return i == n || (swar::load(token.data() + n - 8) | case_bits) == swar::load(lower.data() + n - 8);
 }
 
 inline bool starts_with_ignore_case(std::string_view s, std::string_view prefix) {

@@ -75,6 +75,34 @@ TEST(ValidFieldValue, RejectsCrLfNulAndControls) {
   EXPECT_FALSE(x::valid_field_value("\x1b[31m"));
 }
 
+// The validators read eight bytes at a time: every byte value, at every
+// place of names and values from one byte to three words and a half long
+// (each place of the first, middle and overlapping last word), in a run of
+// letters, digits and '-' (the quick path's alphabet) or of other valid
+// bytes (the table's), gives what the byte's class says.
+TEST(FieldValidation, EveryByteAtEveryPlaceIsJudgedByItsClass) {
+  for (bool plain : {true, false}) {
+    for (size_t length = 1; length <= 28; ++length) {
+      for (size_t at = 0; at < length; ++at) {
+        for (int b = 0; b < 256; ++b) {
+          std::string name(length, '\0');
+          std::string value(length, '\0');
+          for (size_t i = 0; i < length; ++i) {
+            name[i] = plain ? "aZ9-"[i % 4] : "!#_~|^`'"[i % 8];
+            value[i] = plain ? "aZ 9/;="[i % 7] : "\t\x80\xff~"[i % 4];
+          }
+          name[at] = static_cast<char>(b);
+          value[at] = static_cast<char>(b);
+          auto c = static_cast<unsigned char>(b);
+          ASSERT_EQ(x::valid_field_name(name), x::is_token_char(c)) << "byte " << b << " at " << at << " of " << length;
+          ASSERT_EQ(x::valid_field_value(value), x::is_field_value_char(c))
+              << "byte " << b << " at " << at << " of " << length;
+        }
+      }
+    }
+  }
+}
+
 TEST(ParseStatusCode, ReadsTheLeadingThreeDigitCode) {
   EXPECT_EQ(x::parse_status_code("200 OK"), 200);
   EXPECT_EQ(x::parse_status_code("404"), 404);
