@@ -48,6 +48,25 @@ def test_failing_app_gets_500_a_traceback_and_the_connection_keeps_serving(serve
     assert f"(GET {path} from 127.0.0.1:" in logged_here, logged_here
 
 
+def test_texts_found_valid_before_are_trusted_only_as_what_they_were_found_valid_as(server):
+    # The same str objects, at every request: a field value that is not a
+    # valid name or status line, a status line that is not a valid name.
+    # Each use the server found valid before is answered; each other use of
+    # the same object is refused as the first time, however often it comes.
+    s = server.connect()
+    for _ in range(3):
+        s.sendall(b"GET /same-texts HTTP/1.1\r\nHost: t\r\n\r\n")
+        status, headers, body, _ = read_response(s)
+        assert (status, headers.get("x-known"), body) == (201, "two words", b"constants")
+        for misuse in ("value-as-name", "value-as-status", "status-as-name"):
+            s.sendall(b"GET /same-texts-%s HTTP/1.1\r\nHost: t\r\n\r\n" % misuse.encode())
+            status, _, body, _ = read_response(s)
+            assert status == 500 and b"must not be sent" not in body, misuse
+    # start_response called from another thread of the app checks the same.
+    s.sendall(b"GET /same-texts-from-a-thread HTTP/1.1\r\nHost: t\r\n\r\n")
+    status, headers, body, _ = read_response(s)
+    assert (status, headers.get("x-known"), body) == (201, "two words", b"from a thread")
+
 def test_exc_info_without_an_exception_after_the_head_closes_the_connection(server):
     mark = server.log_mark()
     s = server.connect()

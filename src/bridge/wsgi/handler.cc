@@ -471,6 +471,8 @@ void wsgi_handler::handle(exchange::exchange& s) {
   wsgi_call call;
   call.s = &s;
   call.waiter = state.waiter;
+  state.memo.claim();
+  call.memo = &state.memo;
   // Reuse last request's input and start_response objects when the app
   // kept no reference to them; otherwise make fresh ones.
   if (!state.input || !referenced_exactly(state.input.get(), 1)) {

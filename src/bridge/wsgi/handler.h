@@ -53,7 +53,9 @@ struct wsgi_thread_state {
   uint16_t port_cache_key[256] = {};
   py_ref last_address;
   std::string last_address_text;
+  field_memo memo;  // status lines and fields this thread's app sent, found valid
   void clear() {
+    memo.clear();
     input.reset();
     start_response.reset();
     environ_template.reset();

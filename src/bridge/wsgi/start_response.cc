@@ -207,19 +207,29 @@ void start_response_rearm(PyObject* self, wsgi_call* call) {
 
 namespace {
 
-bool add_app_header(wsgi_call& call, PyObject* item) {
+// The memo of the thread running this call, when this is that thread.
+field_memo* memo_here(const wsgi_call& call) {
+  return call.memo != nullptr && call.memo->owned_here() ? call.memo : nullptr;
+}
+
+bool add_app_header(wsgi_call& call, field_memo* memo, PyObject* item) {
   if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
     PyErr_Format(PyExc_TypeError, "each header must be a (name, value) tuple, got %R", item);
     return false;
   }
+  PyObject* name_text = PyTuple_GET_ITEM(item, 0);
+  PyObject* value_text = PyTuple_GET_ITEM(item, 1);
   std::string_view name, value;
-  if (!latin1_view(PyTuple_GET_ITEM(item, 0), name, "header name") ||
-      !latin1_view(PyTuple_GET_ITEM(item, 1), value, "header value")) {
-    return false;
-  }
-  if (!call.s->add_header(name, value)) {
+  if (!latin1_view(name_text, name, "header name") || !latin1_view(value_text, value, "header value")) return false;
+  bool known = memo != nullptr && memo->known(name_text, field_memo::name) && memo->known(value_text, field_memo::value);
+  bool valid = known || (exchange::valid_field_name(name) && exchange::valid_field_value(value));
+  if (!valid || !call.s->add_valid_header(name, value)) {
     PyErr_Format(PyExc_ValueError, "invalid response header %R", item);
     return false;
+  }
+  if (!known && memo != nullptr) {
+    memo->remember(name_text, field_memo::name);
+    memo->remember(value_text, field_memo::value);
   }
   return true;
 }
@@ -234,15 +244,20 @@ bool wsgi_prepare_head(wsgi_call& call) {
   }
   std::string_view status;
   if (!latin1_view(call.status.get(), status, "status")) return false;
-  int code = exchange::parse_status_code(status);
-  if (code == 0 || status.size() < 5) {
-    PyErr_Format(PyExc_ValueError, "invalid status line %R", call.status.get());
-    return false;
-  }
-  if (code < 200) {
-    // An interim status would leave the client waiting for a final one.
-    PyErr_Format(PyExc_ValueError, "a WSGI status must be final (200 or more), got %R", call.status.get());
-    return false;
+  field_memo* memo = memo_here(call);
+  int code = memo != nullptr ? memo->known_status(call.status.get()) : 0;
+  if (code == 0) {
+    code = exchange::parse_status_code(status);
+    if (code == 0 || status.size() < 5) {
+      PyErr_Format(PyExc_ValueError, "invalid status line %R", call.status.get());
+      return false;
+    }
+    if (code < 200) {
+      // An interim status would leave the client waiting for a final one.
+      PyErr_Format(PyExc_ValueError, "a WSGI status must be final (200 or more), got %R", call.status.get());
+      return false;
+    }
+    if (memo != nullptr) memo->remember_status(call.status.get(), code);
   }
   call.status_code = code;
   call.s->begin_response(code, status);
@@ -251,7 +266,9 @@ bool wsgi_prepare_head(wsgi_call& call) {
   bool ok = true;
   PyObject* headers = call.headers.get();
   Py_BEGIN_CRITICAL_SECTION(headers);
-  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(headers); ++i) ok = add_app_header(call, PyList_GET_ITEM(headers, i));
+  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(headers); ++i) {
+    ok = add_app_header(call, memo, PyList_GET_ITEM(headers, i));
+  }
   Py_END_CRITICAL_SECTION();
   call.head_prepared = ok;
   return ok;

@@ -7,6 +7,7 @@
 
 #include "bridge/module_state.h"
 #include "bridge/py_ref.h"
+#include "bridge/wsgi/field_memo.h"
 #include "core/exchange/exchange.h"
 #include "core/server/exchange_wait.h"
 
@@ -25,6 +26,7 @@ struct wsgi_call {
   int status_code = 0;
   bool started = false;       // start_response has been called
   bool head_prepared = false; // status and fields were handed to the exchange
+  field_memo* memo = nullptr;  // the running thread's (field_memo.h)
 };
 
 // The objects below hold the call they serve while it runs; the thread

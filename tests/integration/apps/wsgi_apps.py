@@ -67,6 +67,14 @@ def json_response(start_response, obj, status="200 OK"):
     return [body]
 
 
+# Status lines and fields the same str objects answer with at every request,
+# as an app's constants do: the server may remember that it found one
+# valid, but only as what it was found valid as.
+A_VALUE_NOT_A_NAME = "two words"  # a valid field value; not a name (a space), not a status line
+A_NAME = "X-Known"
+A_STATUS = "201 Created"  # a valid status line; not a field name
+
+
 def app(environ, start_response):
     path = environ["PATH_INFO"]
     q = query(environ)
@@ -169,6 +177,25 @@ def app(environ, start_response):
             start_response("200 OK", [("Content-Type", "text/plain")])
             start_response("503 Service Unavailable", [("Content-Type", "text/plain")], sys.exc_info())
         return [b"replaced by exc_info"]
+    if path == "/same-texts":
+        start_response(A_STATUS, [(A_NAME, A_VALUE_NOT_A_NAME)])
+        return [b"constants"]
+    if path == "/same-texts-value-as-name":
+        start_response("200 OK", [(A_VALUE_NOT_A_NAME, A_VALUE_NOT_A_NAME)])
+        return [b"must not be sent"]
+    if path == "/same-texts-value-as-status":
+        start_response(A_VALUE_NOT_A_NAME, [])
+        return [b"must not be sent"]
+    if path == "/same-texts-status-as-name":
+        start_response("200 OK", [(A_STATUS, A_VALUE_NOT_A_NAME)])
+        return [b"must not be sent"]
+    if path == "/same-texts-from-a-thread":
+        import threading
+
+        started = threading.Thread(target=start_response, args=(A_STATUS, [(A_NAME, A_VALUE_NOT_A_NAME)]))
+        started.start()
+        started.join()
+        return [b"from a thread"]
     if path == "/header-injection":
         start_response("200 OK", [("Content-Type", "text/plain"), ("X-Evil", "a\r\nSet-Cookie: owned=1")])
         return [b"must not be sent"]
