@@ -67,6 +67,7 @@ def test_texts_found_valid_before_are_trusted_only_as_what_they_were_found_valid
     status, headers, body, _ = read_response(s)
     assert (status, headers.get("x-known"), body) == (201, "two words", b"from a thread")
 
+
 def test_exc_info_without_an_exception_after_the_head_closes_the_connection(server):
     mark = server.log_mark()
     s = server.connect()

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <system_error>
 
 #include "core/loop/event_loop.h"
@@ -72,7 +73,14 @@ void event_loop::modify(int fd, uint32_t events, io_handler* handler) {
 void event_loop::remove(int fd) { epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr); }
 
 int event_loop::backend_wait(int timeout_ms) {
-  return util::direct_epoll_wait(epoll_fd_, backend_->events, backend_state::capacity, timeout_ms);
+#ifdef BATON_LIBC_SYSCALLS
+  return epoll_wait(epoll_fd_, backend_->events, backend_state::capacity, timeout_ms);
+#else
+  // epoll_pwait with no signal mask is epoll_wait, on every architecture
+  // (some have no epoll_wait of their own); see util/direct_syscalls.h.
+  return static_cast<int>(::syscall(SYS_epoll_pwait, epoll_fd_, backend_->events, backend_state::capacity, timeout_ms,
+                                    nullptr, static_cast<size_t>(_NSIG / 8)));
+#endif
 }
 
 bool event_loop::backend_dispatch(int ready) {

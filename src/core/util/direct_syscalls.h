@@ -1,13 +1,15 @@
 // The system calls the loop makes for every request (receive, send, wait),
-// made with syscall(2) rather than through libc's wrappers.
+// made with syscall(2) rather than through libc's wrappers (the wait is in
+// loop/epoll.cc, the one file that includes <sys/epoll.h>).
 //
 // Each of those wrappers (recv, sendmsg, epoll_wait) is a thread
 // cancellation point: in a process with more than one thread, glibc turns
 // asynchronous cancellation on before the call and off after it, some 40
 // user-space instructions a call, and a hello served one request at a time
-// makes three of them (about 1 % of the WSGI inline hello's instructions).
+// makes three of them (some 2 % of the WSGI inline hello's instructions).
 // Baton never cancels a thread, so the bookkeeping buys nothing here; the
-// calls and their results (-1 with errno) are the same.
+// calls and their results (-1 with errno) are the same. (A library that
+// replaces libc's socket calls through LD_PRELOAD does not see these.)
 //
 // Under a sanitizer the wrappers stay: ASan checks the buffers they are
 // given, and TSan orders the threads that talk through a socket by them.
@@ -18,8 +20,6 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include <csignal>
-
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define BATON_LIBC_SYSCALLS 1
 #elif defined(__has_feature)
@@ -27,8 +27,6 @@
 #define BATON_LIBC_SYSCALLS 1
 #endif
 #endif
-
-struct epoll_event;  // <sys/epoll.h> is the loop backend's alone (loop/epoll.cc)
 
 namespace baton::util {
 
@@ -45,16 +43,6 @@ inline ssize_t direct_sendmsg(int fd, const msghdr* message, int flags) {
   return ::sendmsg(fd, message, flags);
 #else
   return ::syscall(SYS_sendmsg, fd, message, flags);
-#endif
-}
-
-// epoll_pwait with no signal mask is epoll_wait, on every architecture
-// (some have no epoll_wait of their own).
-inline int direct_epoll_wait(int epoll_fd, epoll_event* events, int capacity, int timeout_ms) {
-#ifdef BATON_LIBC_SYSCALLS
-  return ::epoll_wait(epoll_fd, events, capacity, timeout_ms);
-#else
-  return static_cast<int>(::syscall(SYS_epoll_pwait, epoll_fd, events, capacity, timeout_ms, nullptr, _NSIG / 8));
 #endif
 }
 
