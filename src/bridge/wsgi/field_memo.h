@@ -32,10 +32,10 @@ class field_memo {
   field_memo& operator=(const field_memo&) = delete;
   ~field_memo() { clear(); }
 
-  // The thread that runs this memo's requests from now on (known by its
-  // Python thread state).
-  // Atomic: a thread of the app that holds an old request's start_response
-  // may look while the owner claims it for the next request.
+  // The thread that runs this memo's requests from now on, known by its
+  // Python thread state. Atomic: a thread of the app that holds an old
+  // request's start_response may look while the owner claims the memo for
+  // the next request.
   void claim() {
     const PyThreadState* me = PyThreadState_Get();
     if (owner_.load(std::memory_order_relaxed) != me) owner_.store(me, std::memory_order_relaxed);

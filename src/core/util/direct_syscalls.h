@@ -4,7 +4,7 @@
 //
 // Each of those wrappers (recv, sendmsg, epoll_wait) is a thread
 // cancellation point: in a process with more than one thread, glibc turns
-// asynchronous cancellation on before the call and off after it, some 40
+// asynchronous cancellation on before the call and off after it, some 60
 // user-space instructions a call, and a hello served one request at a time
 // makes three of them (some 2 % of the WSGI inline hello's instructions).
 // Baton never cancels a thread, so the bookkeeping buys nothing here; the

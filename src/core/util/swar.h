@@ -1,7 +1,8 @@
 // Tests on eight bytes at once, held in one 64-bit word ("SIMD within a
 // register"): the validators of field names and values use them, and the
-// compare of a field name with a known one. Each answer is a word with the high bit of a byte set where that byte
-// passed; the others are clear.
+// compare of a field name with a known one. at_least and within answer
+// with a word whose bytes have their high bit set where the test passed;
+// any_below and any_equal answer for the word as a whole.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +20,9 @@ inline uint64_t load(const char* p) {
   return w;
 }
 
-// Bytes of `w` that are at least `n`. Only for words whose bytes are all
-// below 0x80 (then no carry crosses a byte: 0x7f + 0x80 fits in one).
+// Bytes of `w` that are at least `n` (n at most 0x80). Only for words whose
+// bytes are all below 0x80 (then no carry crosses a byte: 0x7f + 0x80 fits
+// in one).
 constexpr uint64_t at_least(uint64_t w, unsigned n) { return (w + ones * (0x80 - n)) & highs; }
 // Bytes in [low, high], under at_least's condition.
 constexpr uint64_t within(uint64_t w, unsigned low, unsigned high) { return at_least(w, low) & ~at_least(w, high + 1); }
