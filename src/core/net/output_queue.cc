@@ -20,22 +20,26 @@ output_queue::segment& output_queue::back() {
     spares_->parked_.pop_back();
     first_ = 0;
   }
-  if (live() == 0 || segments_.back().fd >= 0 || segments_.back().external != nullptr) {
-    if (live() == 0) {
-      segments_.clear();
-      first_ = 0;
-    }
-    segments_.emplace_back();
-  }
+  if (live() == 0 || segments_.back().fd >= 0 || segments_.back().external != nullptr) return append_segment();
   return segments_.back();
 }
 
-void output_queue::push_file(int fd, off_t offset, uint64_t length) {
-  if (live() == 0) {
-    segments_.clear();
+// Every segment is added here. The spent ones before `first_` are dropped
+// first once they are at least as many as the live ones: a queue that never
+// empties (an HTTP/2 connection's output, each DATA frame's payload a
+// segment of its own, flushed while the next is added) would otherwise keep
+// one spent segment for every segment it ever held. Dropping them only past
+// that share keeps the moves of the live ones amortised to one a segment.
+output_queue::segment& output_queue::append_segment() {
+  if (first_ > 0 && first_ >= live()) {
+    segments_.erase(segments_.begin(), segments_.begin() + static_cast<std::ptrdiff_t>(first_));
     first_ = 0;
   }
-  segment& s = segments_.emplace_back();
+  return segments_.emplace_back();
+}
+
+void output_queue::push_file(int fd, off_t offset, uint64_t length) {
+  segment& s = append_segment();
   s.fd = fd;
   s.offset = offset;
   s.remaining = length;
@@ -43,12 +47,8 @@ void output_queue::push_file(int fd, off_t offset, uint64_t length) {
 
 void output_queue::push_external(const char* data, size_t length, std::atomic<uint64_t>* unsent) {
   if (length == 0) return;
-  if (live() == 0) {
-    segments_.clear();
-    first_ = 0;
-  }
   unsent->fetch_add(length, std::memory_order_acq_rel);
-  segment& s = segments_.emplace_back();
+  segment& s = append_segment();
   s.external = data;
   s.external_size = length;
   s.external_unsent = unsent;
@@ -75,11 +75,7 @@ void output_queue::take_from(output_queue& other, bool copy_small) {
     }
     if (s.external != nullptr) {
       // Moved as it is: the count of unsent bytes travels with it.
-      if (live() == 0) {
-        segments_.clear();
-        first_ = 0;
-      }
-      segment& moved = segments_.emplace_back();
+      segment& moved = append_segment();
       moved.external = std::exchange(s.external, nullptr);
       moved.external_size = std::exchange(s.external_size, 0);
       moved.external_unsent = std::exchange(s.external_unsent, nullptr);
@@ -91,11 +87,7 @@ void output_queue::take_from(output_queue& other, bool copy_small) {
       s.bytes.clear();
       continue;
     }
-    if (live() == 0) {
-      segments_.clear();
-      first_ = 0;
-    }
-    segments_.emplace_back().bytes = std::move(s.bytes);
+    append_segment().bytes = std::move(s.bytes);
   }
   // `other` keeps its first buffer's storage for the next response.
   if (other.live() > 0) {
@@ -157,11 +149,7 @@ uint64_t output_queue::move_front(output_queue& dest, uint64_t n) {
     }
     if (s.bytes.size() <= want && s.bytes.size() > copy_limit) {
       moved += s.bytes.size();
-      if (dest.live() == 0) {
-        dest.segments_.clear();
-        dest.first_ = 0;
-      }
-      dest.segments_.emplace_back().bytes = std::move(s.bytes);
+      dest.append_segment().bytes = std::move(s.bytes);
       s.bytes = byte_buffer();
       pop_front();
       continue;

@@ -109,6 +109,7 @@ class output_queue {
     uint64_t remaining = 0;
   };
   segment& back();
+  segment& append_segment();
   static bool segment_empty(const segment& s) { return s.fd < 0 && s.bytes.empty() && s.external_size == 0; }
   bool all_empty() const;
   uint64_t sum_buffered() const;

@@ -390,3 +390,29 @@ TEST(OutputQueue, MovingExternalMemoryLowersItsUnsentCountAtOnce) {
   source.clear();
   EXPECT_EQ(unsent.load(), 0u);
 }
+
+// An HTTP/2 connection's output never empties while frames flow: each DATA
+// frame's header is appended, its payload moved in as a segment of its own
+// (take_from without the small copy), and a flush writes all but what comes
+// after. Its storage must stay bounded however many frames it has carried;
+// it once kept a spent segment for every frame (some 150 bytes a request).
+TEST(OutputQueue, AQueueThatNeverEmptiesKeepsItsStorageBoundedAsFramesPass) {
+  socket_pair s;
+  output_queue out;
+  output_queue payload;
+  std::string header(9, 'h');
+  std::string body(13, 'b');
+  size_t after_warm_up = 0;
+  for (int frame = 0; frame < 200000; ++frame) {
+    out.bytes().append(header);
+    payload.bytes().append(body);
+    out.take_from(payload, false);
+    if (frame % 4 == 3) {
+      ASSERT_EQ(out.flush(s.writer), output_queue::flush_result::done);
+      ASSERT_EQ(read_exactly(s.reader, 4 * (header.size() + body.size())),
+                std::string(header + body + header + body + header + body + header + body));
+    }
+    if (frame == 1000) after_warm_up = out.storage_bytes();
+  }
+  EXPECT_LE(out.storage_bytes(), after_warm_up + 1024) << "storage after 200 000 frames";
+}
