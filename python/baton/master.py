@@ -239,10 +239,13 @@ class Master:
         max_requests = self.config.max_requests + jitter if self.config.max_requests else 0
         sys.stdout.flush()
         sys.stderr.flush()
+        master = os.getpid()
         pid = os.fork()
         if pid == 0:
             status = 1
             try:
+                if not process.die_with_parent(master, signal.SIGUSR2):
+                    os._exit(0)  # the master died between the fork and now: nothing to serve for
                 status = self.worker_main(slot, shares, max_requests)
             except BaseException:  # noqa: BLE001 - whatever happens, the child must not return into the master
                 traceback.print_exc()
@@ -278,7 +281,7 @@ class Master:
         worker = WorkerContext(
             heartbeat=memoryview(self.scoreboard)[slot * self.slot_bytes:slot * self.slot_bytes + 8 * self.threads],
             max_requests=max_requests, app_timeout=self.config.timeout, supervised=True,
-            metrics=(self.metrics, slot) if self.metrics is not None else None)
+            metrics=(self.metrics, slot) if self.metrics is not None else None, parent_pid=os.getppid())
         loops = [part * self.threads + thread for part in shares for thread in range(self.threads)]
         listeners = binding.share(self.listeners, loops, self.threads)
         status, reason, _ = process.serve_in_process(self.config, app, interface, listeners, worker)

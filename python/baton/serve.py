@@ -24,6 +24,7 @@ class WorkerContext:
     app_timeout: float = 0.0
     supervised: bool = False
     metrics: tuple | None = None  # (MetricsRegion, slot): where its loops count (baton.metrics)
+    parent_pid: int = 0  # its master: should the worker outlive it, the worker retires (0: serving alone)
 
 
 def env_switch(name: str, default: bool) -> bool:
@@ -49,6 +50,7 @@ def server_options(config: Config, worker: WorkerContext) -> dict:
         websocket=config.ws != "none",
         max_requests=worker.max_requests,
         heartbeat=worker.heartbeat,
+        parent_pid=worker.parent_pid,
         metrics=(*worker.metrics, 0) if worker.metrics else None,
         # A process serving alone reloads itself on SIGHUP (the listeners
         # kept for it); a worker retires on SIGUSR2 and its master replaces it.

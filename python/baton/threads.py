@@ -74,7 +74,7 @@ def worker_for_thread(worker: WorkerContext, index: int, threads: int) -> Worker
         heartbeat = worker.heartbeat[index * HEARTBEAT_BYTES:(index + 1) * HEARTBEAT_BYTES]
     share = -(-worker.max_requests // threads) if worker.max_requests else 0
     return WorkerContext(heartbeat=heartbeat, max_requests=share, app_timeout=worker.app_timeout,
-                         supervised=worker.supervised, metrics=worker.metrics)
+                         supervised=worker.supervised, metrics=worker.metrics, parent_pid=worker.parent_pid)
 
 
 def listeners_for(listeners: list[Listener], index: int) -> list[Listener]:

@@ -163,6 +163,10 @@ const option_entry option_table[] = {
        return true;
      }},
     {"heartbeat", kind::object, 0, 0, set_heartbeat},
+    {"parent_pid", kind::integer, 0, INT32_MAX, [](config_t& c, server_extras&, const option_value& v) {
+       c.parent_pid = static_cast<int>(v.number);
+       return true;
+     }},
     {"metrics", kind::object, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
        return metrics_blocks(v.object, c.metrics, c.metrics_slot);
      }},

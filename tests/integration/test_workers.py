@@ -6,6 +6,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -222,6 +223,61 @@ def test_term_drains_every_worker_then_exits_0(shape):
         assert time.monotonic() - started < 5
         assert not any(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie" for p in pids)
     finally:
+        server.stop()
+
+
+def alive(pid: int) -> bool:
+    """A process that runs (a zombie nobody reaped yet has exited)."""
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def port_is_free(port: int) -> bool:
+    """A new server could listen on `port` (as baton binds: SO_REUSEADDR, not SO_REUSEPORT)."""
+    probe = socket.socket()
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", port))
+        probe.listen()
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
+
+
+def test_workers_finish_their_requests_and_exit_when_their_master_is_killed(shape):
+    # A master killed with SIGKILL cannot tell its workers: the kernel does
+    # (PR_SET_PDEATHSIG), and the workers retire as a reload retires them,
+    # finishing what they hold. Under load, with a slow request in flight.
+    graceful = 3
+    server = start("--workers", "2", "--graceful-timeout", str(graceful), *shape)
+    wrk = None
+    try:
+        pids = wait_for_workers(server, 2)
+        wrk = subprocess.Popen(["wrk", "-t", "1", "-c", "8", "-d", "4s", server.url + "/"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        slow = server.connect()
+        slow.sendall(b"GET /slow?1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        time.sleep(0.5)
+        killed_at = time.monotonic()
+        os.kill(server.proc.pid, signal.SIGKILL)
+        status, _, _, _ = read_response(slow)
+        assert status == 200  # the request in flight was answered
+        deadline = killed_at + graceful + 1
+        while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = [pid for pid in pids if alive(pid)]
+        assert not left, f"workers {left} outlived their master by {time.monotonic() - killed_at:.1f} s"
+        assert port_is_free(server.port)
+        for pid in pids:
+            assert f"[{pid}] [INFO] retiring: finishing the requests in flight" in server.log, server.log
+    finally:
+        if wrk is not None:
+            wrk.kill()
+            wrk.wait()
         server.stop()
 
 

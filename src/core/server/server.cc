@@ -118,7 +118,7 @@ void server::start() {
   signals_->watch_with(*watchdog_);
   for (listener_watch& l : listeners_) watch_listener(l);
   loop_.arm(trim_timer_, loop_.now_ms() + trim_interval_ms);
-  if (config_.heartbeat != nullptr || config_.app_timeout_ms > 0) watch_.on_timer();
+  if (config_.heartbeat != nullptr || config_.app_timeout_ms > 0 || config_.parent_pid > 0) watch_.on_timer();
 }
 
 void server::finish() {
@@ -317,6 +317,19 @@ void server::log_access(exchange::exchange& x, int status, uint64_t bytes_out, u
   config_.access->record(r);
 }
 
+// The master died (its workers were handed to init): nobody will replace
+// this worker or stop it, and a server started anew must find the port
+// free. Every loop of the process retires as the retire signal has it (the
+// signal is counted for each; a second loop that finds the master gone
+// counts it again, which changes nothing).
+void server::outlived_master() {
+  if (outlived_master_ || shutting_down_) return;  // a drain under way ends the process already
+  outlived_master_ = true;
+  log::write(log::level::warning, "the master (pid %d) is gone: finishing the requests in flight, then exiting",
+             config_.parent_pid);
+  loop_signals::deliver(config_.retire_signal != 0 ? config_.retire_signal : SIGTERM);
+}
+
 void server::count_request() {
   ++requests_done_;
   if (config_.max_requests != 0 && requests_done_ == config_.max_requests) {
@@ -326,14 +339,16 @@ void server::count_request() {
   }
 }
 
-// Every heartbeat interval: the loop says it is alive, and requests that
+// Every heartbeat interval: the loop says it is alive, requests that
 // overran the app timeout are given up (the thread running one cannot be
-// taken back, so the worker retires and its master starts another).
+// taken back, so the worker retires and its master starts another), and a
+// worker whose master has gone retires.
 void server::watch::on_timer() {
   loop::event_loop& loop = owner->loop_;
   int64_t now = loop.now_ms();
   const server_config& config = owner->config_;
   if (config.heartbeat != nullptr) config.heartbeat->store(now, std::memory_order_relaxed);
+  if (config.parent_pid > 0 && ::getppid() != config.parent_pid) owner->outlived_master();
   if (config.app_timeout_ms > 0) {
     bool abandoned = false;
     for (session::session* c = owner->live_; c != nullptr;) {

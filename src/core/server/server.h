@@ -78,6 +78,13 @@ struct server_config {
   int app_timeout_ms = 0;             // a request inside the app longer: 504, then retire; 0: off
   int heartbeat_interval_ms = 1000;
   std::atomic<int64_t>* heartbeat = nullptr;  // the loop's clock (ms), stored while the loop runs
+  // A worker's master (0: serving alone). Should the worker outlive it, the
+  // heartbeat finds getppid() changed and the worker retires as its retire
+  // signal would have it: listeners closed, requests finished, exit. The
+  // first guard is the death signal the worker set at its fork; this one
+  // catches what that cannot (a master whose forking thread is not the one
+  // that died, a signal blocked and lost).
+  int parent_pid = 0;
   const local::local_routes* local = nullptr; // health path and static files
   access_log* access = nullptr;
   net::tls_context* tls = nullptr;             // every connection is TLS under it
@@ -189,7 +196,7 @@ class server final : private loop::io_handler,
     server* owner = nullptr;
     void on_timer() override;
   };
-  // The heartbeat and the app timeout.
+  // The heartbeat, the app timeout and the master's life.
   struct watch final : loop::timer_handler {
     server* owner = nullptr;
     void on_timer() override;
@@ -223,6 +230,7 @@ class server final : private loop::io_handler,
   void refuse_over_limit(exchange::exchange* x);
   void pool_queue_moved(int64_t by);
   void count_request();  // a response (or a WebSocket) is done: max_requests counts it
+  void outlived_master();  // the heartbeat found the master gone
   void retire(stop_reason why);
   void begin_drain(bool retire);
 
@@ -273,6 +281,7 @@ class server final : private loop::io_handler,
   loop::timer watch_timer_{&watch_};
   stop_reason stop_reason_ = stop_reason::none;
   bool refusing_ = false;  // draining, listeners open, every new request answered 503
+  bool outlived_master_ = false;  // the heartbeat found config_.parent_pid gone (once)
   std::vector<int> kept_listeners_;
   uint64_t requests_done_ = 0;
   session::session* live_ = nullptr;  // intrusive list of open sessions

@@ -604,6 +604,47 @@ TEST(ServerWithPool, AGracefulStopAnswersTheRequestInFlightFirst) {
   ::close(fd);
 }
 
+// A worker whose master died is handed to init, and PR_SET_PDEATHSIG may
+// not have told it (see baton.process.die_with_parent): the heartbeat finds
+// getppid() no longer the master's and the worker retires, finishing the
+// request in flight. A pid above the kernel's pid_max stands in for a
+// master that is gone.
+TEST(ServerWithPool, AWorkerWhoseMasterIsGoneRetiresAtTheNextHeartbeatFinishingItsRequests) {
+  srv::server_config config;
+  config.parent_pid = INT32_MAX;
+  config.retire_signal = SIGUSR2;
+  config.heartbeat_interval_ms = 20;
+  running_server srv(2, config);
+  int fd = connect_to(srv.port);
+  send_all(fd, "GET /slow?ms=300 HTTP/1.1\r\nHost: t\r\n\r\n");
+  bool ok = false;
+  std::string carry;
+  EXPECT_EQ(read_body(fd, carry, ok), "/slow:");
+  srv.loop_thread.join();  // the loop ended by itself
+  EXPECT_EQ(srv.server->why_stopped(), srv::stop_reason::hangup);
+  srv.pool->stop_and_join();
+  srv.server->set_dispatcher(nullptr);
+  srv.server.reset();
+  ::close(fd);
+}
+
+// The same heartbeat leaves a worker whose master lives serving.
+TEST(ServerWithPool, AWorkerWhoseMasterLivesServesOnPastManyHeartbeats) {
+  srv::server_config config;
+  config.parent_pid = static_cast<int>(::getppid());
+  config.retire_signal = SIGUSR2;
+  config.heartbeat_interval_ms = 10;
+  running_server srv(2, config);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  int fd = connect_to(srv.port);
+  send_all(fd, "GET /still HTTP/1.1\r\nHost: t\r\n\r\n");
+  bool ok = false;
+  std::string carry;
+  EXPECT_EQ(read_body(fd, carry, ok), "/still:");
+  EXPECT_EQ(srv.server->why_stopped(), srv::stop_reason::none);
+  ::close(fd);
+}
+
 }  // namespace
 
 // --- signals: several loops in one process (--threads) ---------------------
