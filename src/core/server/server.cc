@@ -579,15 +579,21 @@ void server::pump_queue() {
     queued_.store(fifo_length_, std::memory_order_relaxed);
     pool_queue_moved(-1);
     if (x->cancelled()) {
-      --in_app_;
-      metrics::move(config_.metrics, &metrics::thread_block::in_flight, -1);
-      x->release();  // the app side's reference: it never ran
+      drop_queued(x);
       continue;
     }
     if (!start_or_queue(x, true)) break;
   }
   pumping_ = false;
   if (fifo_length_ < config_.max_queued_requests / 2) resume_accepting();
+}
+
+// A queued exchange that will never reach a runner leaves the count of
+// those in the app, and the app side's reference goes (it never ran).
+void server::drop_queued(exchange::exchange* x) {
+  --in_app_;
+  metrics::move(config_.metrics, &metrics::thread_block::in_flight, -1);
+  x->release();
 }
 
 // The app side of `x` is done (on this thread, or its done notice came in).
@@ -723,12 +729,15 @@ void server::close_all() {
     c->close_now();
     c = next;
   }
-  // Requests that never reached a runner will not now.
+  // Requests that never reached a runner will not now: each leaves the
+  // counts as a cancelled one does (a server that reloads in this process
+  // counts into the same gauges, which must not keep them).
+  pool_queue_moved(-static_cast<int64_t>(fifo_length_));
   while (fifo_head_ != nullptr) {
     exchange::exchange* x = fifo_head_;
     fifo_head_ = x->links.fifo_next;
     x->links.fifo_next = nullptr;
-    x->release();
+    drop_queued(x);
   }
   fifo_tail_ = nullptr;
   fifo_length_ = 0;

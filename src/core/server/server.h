@@ -178,6 +178,7 @@ class server final : private loop::io_handler,
   // Counters for tests and probes (queued_requests() from any thread).
   size_t live_connections() const { return live_count_; }
   size_t queued_requests() const { return queued_.load(std::memory_order_relaxed); }
+  uint32_t requests_in_app() const { return in_app_; }  // loop thread (or once it has ended)
 
  private:
   struct listener_watch final : loop::io_handler, loop::timer_handler {
@@ -231,6 +232,7 @@ class server final : private loop::io_handler,
   void pool_queue_moved(int64_t by);
   void count_request();  // a response (or a WebSocket) is done: max_requests counts it
   void outlived_master();  // the heartbeat found the master gone
+  void drop_queued(exchange::exchange* x);
   void retire(stop_reason why);
   void begin_drain(bool retire);
 

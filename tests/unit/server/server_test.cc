@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/metrics/layout.h"
 #include "core/server/server.h"
 #include "core/server/signals.h"
 #include "core/server/exchange_wait.h"
@@ -185,7 +186,6 @@ struct running_server {
     getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &length);
     port = ntohs(addr.sin_port);
     config.handle_signals = false;
-    config.graceful_timeout_ms = 5000;
     server = std::make_unique<srv::server>(config, std::vector<int>{listener});
     pool = std::make_unique<srv::thread_pool>(app, with != nullptr ? *with : hooks, threads, nullptr, pool_queue);
     server->set_dispatcher(pool.get());
@@ -602,6 +602,45 @@ TEST(ServerWithPool, AGracefulStopAnswersTheRequestInFlightFirst) {
   srv.server->set_dispatcher(nullptr);
   srv.server.reset();
   ::close(fd);
+}
+
+// The graceful timeout closes everything while requests still wait in the
+// server's queue: they never reach the app, and leave the counts of those in
+// the app and waiting (the in-flight and pool-queue gauges, which a server
+// reloaded in this process goes on counting into) as a cancelled one does.
+// What stays counted is what the pool still holds.
+TEST(ServerWithPool, RequestsStillQueuedWhenTheDrainEndsLeaveTheGauges) {
+  baton::metrics::thread_block block{};
+  baton::metrics::worker_slot slot{};
+  srv::server_config config;
+  config.metrics = &block;
+  config.metrics_slot = &slot;
+  config.graceful_timeout_ms = 200;
+  running_server srv(1, config, nullptr, 1);  // one thread, a small queue of its own
+  std::vector<int> clients;
+  for (int i = 0; i < 6; ++i) {
+    clients.push_back(connect_to(srv.port));
+    send_all(clients.back(), i == 0 ? "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n" : "GET /waits HTTP/1.1\r\nHost: t\r\n\r\n");
+  }
+  // Every request arrived: one in the app, the rest in the pool's queue or the server's.
+  for (int i = 0; i < 2000 && srv.server->queued_requests() + srv.pool->queued_jobs() < 5; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  int64_t in_server_queue = static_cast<int64_t>(srv.server->queued_requests());
+  ASSERT_EQ(in_server_queue + static_cast<int64_t>(srv.pool->queued_jobs()), 5);
+  ASSERT_GE(in_server_queue, 1);
+  EXPECT_EQ(slot.pool_queue.load(), in_server_queue);
+  EXPECT_EQ(block.in_flight.load(), 6);
+  srv.server->request_shutdown();
+  srv.loop_thread.join();  // the graceful timeout closed what was left
+  EXPECT_EQ(srv.server->requests_in_app(), static_cast<uint32_t>(6 - in_server_queue));
+  EXPECT_EQ(block.in_flight.load(), 6 - in_server_queue);
+  EXPECT_EQ(slot.pool_queue.load(), 0);
+  srv.app.release_hold = true;
+  srv.pool->stop_and_join();
+  srv.server->set_dispatcher(nullptr);
+  srv.server.reset();
+  for (int fd : clients) ::close(fd);
 }
 
 // A worker whose master died is handed to init, and PR_SET_PDEATHSIG may
