@@ -8,7 +8,9 @@ runs on each (ASGI), WebSockets and h2c, the access log, workers of
 threads, a stuck loop under --timeout, --max-requests, a module that turns
 the GIL back on, and a stress run (many connections, views that block and
 raise, WebSockets opening and dropping, a reload under load) with every
-request answered and memory flat."""
+request answered and memory flat. Every server is started by the `serve`
+fixture (conftest.py), which stops it, and every process of it, whatever
+the test's outcome."""
 
 import concurrent.futures
 import http.client
@@ -27,7 +29,7 @@ import pytest
 from websockets.sync.client import connect as ws_connect
 
 from tests.integration.h2client import H2Client
-from tests.integration.server import ROOT, Server, burst
+from tests.integration.server import ROOT, burst
 
 PYTHON = os.environ.get("BATON_FT_PYTHON")
 pytestmark = pytest.mark.skipif(not PYTHON, reason="no free-threaded CPython here (make freethreaded builds one)")
@@ -35,14 +37,6 @@ pytestmark = pytest.mark.skipif(not PYTHON, reason="no free-threaded CPython her
 WSGI = "tests.freethreaded.apps:wsgi"
 ASGI = "tests.freethreaded.apps:asgi"
 LOOPS = {"baton-loop-0", "baton-loop-1"}
-
-
-def serve(tmp_path, *args, env=None) -> Server:
-    record = tmp_path / f"calls-{time.monotonic_ns()}.log"
-    server = Server(["--port", "0", *args], python=PYTHON,
-                    env={"BATON_TEST_RECORD": str(record), **(env or {})}).start()
-    server.record = record
-    return server
 
 
 def calls(server) -> list[str]:
@@ -86,41 +80,35 @@ def wait_until(predicate, timeout: float = 10.0) -> bool:
 
 
 @pytest.mark.parametrize("app", [WSGI, ASGI], ids=["wsgi", "asgi"])
-def test_the_gil_stays_off_and_every_loop_thread_serves(tmp_path, app):
-    server = serve(tmp_path, "--threads", "2", app)
-    try:
-        answers = [r.json() for r in many(server, "/whoami", 200)]
-        assert all(a["gil"] is False for a in answers)
-        assert {a["thread"] for a in answers} == LOOPS
-        assert len({a["pid"] for a in answers}) == 1
-        assert "2 loop threads" in server.log
-        assert "GIL" not in server.log
-    finally:
-        server.stop()
+def test_the_gil_stays_off_and_every_loop_thread_serves(serve, app):
+    server = serve("--threads", "2", app)
+    answers = [r.json() for r in many(server, "/whoami", 200)]
+    assert all(a["gil"] is False for a in answers)
+    assert {a["thread"] for a in answers} == LOOPS
+    assert len({a["pid"] for a in answers}) == 1
+    assert "2 loop threads" in server.log
+    assert "GIL" not in server.log
 
 
-def test_two_loop_threads_run_the_app_at_once(tmp_path):
+def test_two_loop_threads_run_the_app_at_once(serve):
     # A WSGI view holds its loop thread until another request releases it:
     # only a second loop, running the app at the same time, can. With one
     # socket both loops wait on, the idle loop takes the new connection;
     # with a socket each (the default), the kernel's hash may give it to
     # the held loop, where it waits (README: Limits).
-    server = serve(tmp_path, "--threads", "2", "--no-accept-spread", WSGI)
-    try:
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            held = pool.submit(get, server, "/hold?gate=a&timeout=10")
-            assert wait_until(lambda: "holding a" in calls(server))
-            release = get(server, "/release?gate=a").json()
-            answer = held.result(timeout=10).json()
-        assert answer["released"] is True
-        assert {answer["thread"], release["thread"]} == LOOPS
-    finally:
-        server.stop()
+    server = serve("--threads", "2", "--no-accept-spread", WSGI)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        held = pool.submit(get, server, "/hold?gate=a&timeout=10")
+        assert wait_until(lambda: "holding a" in calls(server))
+        release = get(server, "/release?gate=a").json()
+        answer = held.result(timeout=10).json()
+    assert answer["released"] is True
+    assert {answer["thread"], release["thread"]} == LOOPS
 
 
 @pytest.mark.parametrize("app", [WSGI, ASGI], ids=["wsgi", "asgi"])
-def test_sigterm_drains_every_loop_thread(tmp_path, app):
-    server = serve(tmp_path, "--threads", "2", "--graceful-timeout", "5", app)
+def test_sigterm_drains_every_loop_thread(serve, app):
+    server = serve("--threads", "2", "--graceful-timeout", "5", app)
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         slow = [pool.submit(get, server, "/sleep?s=1.5") for _ in range(2)]
         assert wait_until(lambda: len([c for c in calls(server) if c.startswith("/sleep")]) == 2)
@@ -129,49 +117,42 @@ def test_sigterm_drains_every_loop_thread(tmp_path, app):
     assert server.proc.wait(10) == 0
     assert {c.split()[1] for c in calls(server) if c.startswith("/sleep")} <= LOOPS
     assert server.log.count("shutting down") == 2
-    server.stop()
 
 
-def test_health_says_503_on_every_loop_once_a_drain_begins(tmp_path):
-    server = serve(tmp_path, "--threads", "2", "--health-path", "/healthz", "--graceful-timeout", "10", ASGI)
-    try:
-        assert {get(server, "/healthz").status_code for _ in range(10)} == {200}
-        # Four slow requests at once, long enough for twenty health checks
-        # to be answered while they hold the drain open (a ThreadSanitizer
-        # build of the interpreter is several times slower).
-        with concurrent.futures.ThreadPoolExecutor(4) as pool:
-            slow = [pool.submit(get, server, "/sleep?s=4") for _ in range(4)]
-            assert wait_until(lambda: len([c for c in calls(server) if c.startswith("/sleep")]) == 4)
-            server.proc.send_signal(signal.SIGTERM)
-            time.sleep(0.2)
-            # Twenty new connections, which the kernel spreads over the
-            # loops: every one says 503 while the slow requests finish.
-            statuses = [get(server, "/healthz").status_code for _ in range(20)]
-            assert [f.result(timeout=10).text for f in slow] == ["slept"] * 4
-        assert set(statuses) == {503}, statuses
-        # The kernel chooses the loop for each connection: four at once may
-        # all land on one, so only membership is asserted here (the spread
-        # itself is test_the_gil_stays_off_and_every_loop_thread_serves's).
-        assert {c.split()[1] for c in calls(server) if c.startswith("/sleep")} <= LOOPS
-    finally:
-        server.stop()
+def test_health_says_503_on_every_loop_once_a_drain_begins(serve):
+    server = serve("--threads", "2", "--health-path", "/healthz", "--graceful-timeout", "10", ASGI)
+    assert {get(server, "/healthz").status_code for _ in range(10)} == {200}
+    # Four slow requests at once, long enough for twenty health checks
+    # to be answered while they hold the drain open (a ThreadSanitizer
+    # build of the interpreter is several times slower).
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        slow = [pool.submit(get, server, "/sleep?s=4") for _ in range(4)]
+        assert wait_until(lambda: len([c for c in calls(server) if c.startswith("/sleep")]) == 4)
+        server.proc.send_signal(signal.SIGTERM)
+        time.sleep(0.2)
+        # Twenty new connections, which the kernel spreads over the
+        # loops: every one says 503 while the slow requests finish.
+        statuses = [get(server, "/healthz").status_code for _ in range(20)]
+        assert [f.result(timeout=10).text for f in slow] == ["slept"] * 4
+    assert set(statuses) == {503}, statuses
+    # The kernel chooses the loop for each connection: four at once may
+    # all land on one, so only membership is asserted here (the spread
+    # itself is test_the_gil_stays_off_and_every_loop_thread_serves's).
+    assert {c.split()[1] for c in calls(server) if c.startswith("/sleep")} <= LOOPS
 
 
-def test_sighup_reloads_every_loop_in_place(tmp_path):
-    server = serve(tmp_path, "--threads", "2", WSGI)
-    try:
-        pid = server.proc.pid
-        before = many(server, "/whoami", 40)
-        assert {r.json()["thread"] for r in before} == LOOPS
-        mark = server.log_mark()
-        server.proc.send_signal(signal.SIGHUP)
-        assert server.wait_for_log("reloading: starting over on the same sockets", since=mark)
-        assert server.wait_for_log("2 loop threads", since=mark)
-        after = many(server, "/whoami", 40)
-        assert {r.json()["pid"] for r in after} == {pid}
-        assert {r.json()["thread"] for r in after} == LOOPS
-    finally:
-        server.stop()
+def test_sighup_reloads_every_loop_in_place(serve):
+    server = serve("--threads", "2", WSGI)
+    pid = server.proc.pid
+    before = many(server, "/whoami", 40)
+    assert {r.json()["thread"] for r in before} == LOOPS
+    mark = server.log_mark()
+    server.proc.send_signal(signal.SIGHUP)
+    assert server.wait_for_log("reloading: starting over on the same sockets", since=mark)
+    assert server.wait_for_log("2 loop threads", since=mark)
+    after = many(server, "/whoami", 40)
+    assert {r.json()["pid"] for r in after} == {pid}
+    assert {r.json()["thread"] for r in after} == LOOPS
 
 
 def loop_shares(server, count: int = 64) -> list[int]:
@@ -181,29 +162,26 @@ def loop_shares(server, count: int = 64) -> list[int]:
 
 
 @pytest.mark.parametrize("app", [WSGI, ASGI], ids=["wsgi", "asgi"])
-def test_a_burst_of_connections_is_spread_over_the_loop_threads_also_after_a_reload(tmp_path, app):
+def test_a_burst_of_connections_is_spread_over_the_loop_threads_also_after_a_reload(serve, app):
     # Sharing one socket, the first loop the kernel woke took all 64 of a
     # burst; each loop's own socket in an SO_REUSEPORT group takes a share
     # by the kernel's hash of the client's port: 32 on average, below 12
     # about once in 10^7. A reload passes every loop's socket on (the
     # sockets regrouped, not shared), so the spread survives it.
-    server = serve(tmp_path, "--threads", "2", app)
-    try:
-        for _ in range(3):
-            shares = loop_shares(server)
-            assert shares[0] >= 12, shares
-        mark = server.log_mark()
-        server.proc.send_signal(signal.SIGHUP)
-        assert server.wait_for_log("2 loop threads", since=mark)
-        for _ in range(3):
-            shares = loop_shares(server)
-            assert shares[0] >= 12, shares
-    finally:
-        server.stop()
+    server = serve("--threads", "2", app)
+    for _ in range(3):
+        shares = loop_shares(server)
+        assert shares[0] >= 12, shares
+    mark = server.log_mark()
+    server.proc.send_signal(signal.SIGHUP)
+    assert server.wait_for_log("2 loop threads", since=mark)
+    for _ in range(3):
+        shares = loop_shares(server)
+        assert shares[0] >= 12, shares
 
 
-def test_lifespan_runs_on_each_loop_with_its_own_state(tmp_path):
-    server = serve(tmp_path, "--threads", "2", ASGI)
+def test_lifespan_runs_on_each_loop_with_its_own_state(serve):
+    server = serve("--threads", "2", ASGI)
     answers = [r.json() for r in many(server, "/whoami", 100)]
     # Each loop's requests see the state its own startup set.
     assert all(a["state"] == a["thread"] for a in answers)
@@ -212,78 +190,62 @@ def test_lifespan_runs_on_each_loop_with_its_own_state(tmp_path):
     startups = sorted(c.split()[1] for c in calls(server) if c.startswith("startup"))
     shutdowns = sorted(c.split()[1] for c in calls(server) if c.startswith("shutdown"))
     assert startups == shutdowns == sorted(LOOPS)
-    server.stop()
 
 
-def test_websockets_and_h2c_are_served_by_the_loop_threads(tmp_path):
-    server = serve(tmp_path, "--threads", "2", ASGI)
-    try:
-        for i in range(10):
-            with ws_connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
-                ws.send(f"text {i}")
-                assert ws.recv(timeout=5) == f"text {i}"
-                ws.send(bytes([i]) * 1000)
-                assert ws.recv(timeout=5) == bytes([i]) * 1000
-        threads = set()
-        for _ in range(10):
-            client = H2Client(server)
-            response = client.get("/whoami")
-            assert response.status == 200
-            threads.add(json.loads(bytes(response.data))["thread"])
-            client.close()
-        assert threads <= LOOPS
-    finally:
-        server.stop()
+def test_websockets_and_h2c_are_served_by_the_loop_threads(serve):
+    server = serve("--threads", "2", ASGI)
+    for i in range(10):
+        with ws_connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
+            ws.send(f"text {i}")
+            assert ws.recv(timeout=5) == f"text {i}"
+            ws.send(bytes([i]) * 1000)
+            assert ws.recv(timeout=5) == bytes([i]) * 1000
+    threads = set()
+    for _ in range(10):
+        client = H2Client(server)
+        response = client.get("/whoami")
+        assert response.status == 200
+        threads.add(json.loads(bytes(response.data))["thread"])
+        client.close()
+    assert threads <= LOOPS
 
 
-def test_the_access_log_has_every_loops_lines(tmp_path):
-    server = serve(tmp_path, "--threads", "2", "--access-log", WSGI)
-    try:
-        answers = [r.json()["thread"] for r in many(server, "/whoami", 100)]
-        assert set(answers) == LOOPS
-        assert wait_until(lambda: server.log.count('"GET /whoami HTTP/1.1" 200') == 100), server.log[-2000:]
-    finally:
-        server.stop()
+def test_the_access_log_has_every_loops_lines(serve):
+    server = serve("--threads", "2", "--access-log", WSGI)
+    answers = [r.json()["thread"] for r in many(server, "/whoami", 100)]
+    assert set(answers) == LOOPS
+    assert wait_until(lambda: server.log.count('"GET /whoami HTTP/1.1" 200') == 100), server.log[-2000:]
 
 
-def test_workers_of_threads_serve_from_every_loop_of_every_worker(tmp_path):
-    server = serve(tmp_path, "-w", "2", "--threads", "2", WSGI)
-    try:
-        answers = [r.json() for r in many(server, "/whoami", 400, workers=32)]
-        assert len({a["pid"] for a in answers}) == 2
-        assert {(a["pid"], a["thread"]) for a in answers} == {(p, t) for p in {a["pid"] for a in answers}
-                                                              for t in LOOPS}
-    finally:
-        server.stop()
+def test_workers_of_threads_serve_from_every_loop_of_every_worker(serve):
+    server = serve("-w", "2", "--threads", "2", WSGI)
+    answers = [r.json() for r in many(server, "/whoami", 400, workers=32)]
+    assert len({a["pid"] for a in answers}) == 2
+    assert {(a["pid"], a["thread"]) for a in answers} == {(p, t) for p in {a["pid"] for a in answers}
+                                                          for t in LOOPS}
 
 
-def test_a_stuck_loop_thread_retires_its_worker_and_a_new_one_serves(tmp_path):
-    server = serve(tmp_path, "-w", "1", "--threads", "2", "--timeout", "2", "--graceful-timeout", "1", WSGI)
-    try:
-        first = get(server, "/whoami").json()["pid"]
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            stuck = pool.submit(get, server, "/hold?gate=never&timeout=60", 30)
-            assert wait_until(lambda: "holding never" in calls(server))
-            assert server.wait_for_log("a loop thread of worker", timeout=10), server.log[-2000:]
-            assert wait_until(lambda: get(server, "/whoami").json()["pid"] != first, timeout=15)
-            # The stuck request's connection is lost with its process: a thread cannot be killed.
-            with pytest.raises(OSError):
-                stuck.result(timeout=20)
-        # Gone (its sockets close as it exits, a moment before it is reaped).
-        assert wait_until(lambda: not psutil.pid_exists(first) or psutil.Process(first).status() == psutil.STATUS_ZOMBIE)
-        assert {r.status_code for r in many(server, "/whoami", 40)} == {200}
-    finally:
-        server.stop()
+def test_a_stuck_loop_thread_retires_its_worker_and_a_new_one_serves(serve):
+    server = serve("-w", "1", "--threads", "2", "--timeout", "2", "--graceful-timeout", "1", WSGI)
+    first = get(server, "/whoami").json()["pid"]
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        stuck = pool.submit(get, server, "/hold?gate=never&timeout=60", 30)
+        assert wait_until(lambda: "holding never" in calls(server))
+        assert server.wait_for_log("a loop thread of worker", timeout=10), server.log[-2000:]
+        assert wait_until(lambda: get(server, "/whoami").json()["pid"] != first, timeout=15)
+        # The stuck request's connection is lost with its process: a thread cannot be killed.
+        with pytest.raises(OSError):
+            stuck.result(timeout=20)
+    # Gone (its sockets close as it exits, a moment before it is reaped).
+    assert wait_until(lambda: not psutil.pid_exists(first) or psutil.Process(first).status() == psutil.STATUS_ZOMBIE)
+    assert {r.status_code for r in many(server, "/whoami", 40)} == {200}
 
 
-def test_max_requests_recycles_the_process_of_threads_without_losing_a_request(tmp_path):
-    server = serve(tmp_path, "-w", "1", "--threads", "2", "--max-requests", "30", WSGI)
-    try:
-        answers = many(server, "/whoami", 200, workers=4)
-        assert {r.status_code for r in answers} == {200}
-        assert len({r.json()["pid"] for r in answers}) >= 3  # 200 requests, about 30 a process
-    finally:
-        server.stop()
+def test_max_requests_recycles_the_process_of_threads_without_losing_a_request(serve):
+    server = serve("-w", "1", "--threads", "2", "--max-requests", "30", WSGI)
+    answers = many(server, "/whoami", 200, workers=4)
+    assert {r.status_code for r in answers} == {200}
+    assert len({r.json()["pid"] for r in answers}) >= 3  # 200 requests, about 30 a process
 
 
 GIL_MODULE = r"""
@@ -293,7 +255,7 @@ PyMODINIT_FUNC PyInit_gilneeder(void) { return PyModule_Create(&def); }
 """
 
 
-def test_a_module_that_turns_the_gil_back_on_is_named_in_one_line_and_serving_goes_on(tmp_path):
+def test_a_module_that_turns_the_gil_back_on_is_named_in_one_line_and_serving_goes_on(serve, tmp_path):
     # An extension that does not declare Py_mod_gil: importing it turns the GIL on.
     source = tmp_path / "gilneeder.c"
     source.write_text(GIL_MODULE)
@@ -304,56 +266,49 @@ def test_a_module_that_turns_the_gil_back_on_is_named_in_one_line_and_serving_go
     subprocess.run(["gcc", "-shared", "-fPIC", f"-I{include}", "-o", str(tmp_path / f"gilneeder{suffix}"),
                     str(source)], check=True)
     (tmp_path / "gil_app.py").write_text("import gilneeder\nfrom tests.freethreaded.apps import wsgi\n")
-    server = serve(tmp_path, "--threads", "2", "--app-dir", str(tmp_path), "gil_app:wsgi",
+    server = serve("--threads", "2", "--app-dir", str(tmp_path), "gil_app:wsgi",
                    env={"PYTHONPATH": str(ROOT)})
-    try:
-        answers = [r.json() for r in many(server, "/whoami", 40)]
-        assert all(a["gil"] is True for a in answers)
-        lines = [line for line in server.log.splitlines() if "GIL" in line]
-        assert len(lines) == 1, server.log
-        assert "the GIL is enabled again: gilneeder did not declare it can run without it" in lines[0]
-    finally:
-        server.stop()
+    answers = [r.json() for r in many(server, "/whoami", 40)]
+    assert all(a["gil"] is True for a in answers)
+    lines = [line for line in server.log.splitlines() if "GIL" in line]
+    assert len(lines) == 1, server.log
+    assert "the GIL is enabled again: gilneeder did not declare it can run without it" in lines[0]
 
 
-def test_stress_many_connections_blocking_and_raising_views_websockets_and_a_reload(tmp_path):
+def test_stress_many_connections_blocking_and_raising_views_websockets_and_a_reload(serve):
     # Both interfaces at once would need two servers; the WSGI loops take the
     # HTTP load (views that sleep, burn CPU, raise, echo bodies) and a HUP
     # halfway, the ASGI ones the WebSockets opening and dropping.
-    wsgi = serve(tmp_path, "--threads", "2", WSGI)
-    asgi = serve(tmp_path, "--threads", "2", ASGI)
-    try:
-        paths = ["/whoami", "/cpu?ms=2", "/sleep?s=0.01", "/raise"]
-        process = psutil.Process(wsgi.proc.pid)
+    wsgi = serve("--threads", "2", WSGI)
+    asgi = serve("--threads", "2", ASGI)
+    paths = ["/whoami", "/cpu?ms=2", "/sleep?s=0.01", "/raise"]
+    process = psutil.Process(wsgi.proc.pid)
 
-        def one(i: int) -> int:
-            if i % 50 == 0:
-                body = os.urandom(70000)
-                r = get(wsgi, "/echo", 30, "POST", body)
-                assert r.content == body
-                return r.status_code
-            return get(wsgi, paths[i % len(paths)]).status_code
+    def one(i: int) -> int:
+        if i % 50 == 0:
+            body = os.urandom(70000)
+            r = get(wsgi, "/echo", 30, "POST", body)
+            assert r.content == body
+            return r.status_code
+        return get(wsgi, paths[i % len(paths)]).status_code
 
-        def socket_churn(i: int) -> None:
-            with ws_connect(f"ws://127.0.0.1:{asgi.port}/ws") as ws:
-                ws.send(str(i))
-                assert ws.recv(timeout=10) == str(i)
-                if i % 2:
-                    ws.socket.close()  # dropped without a close handshake
+    def socket_churn(i: int) -> None:
+        with ws_connect(f"ws://127.0.0.1:{asgi.port}/ws") as ws:
+            ws.send(str(i))
+            assert ws.recv(timeout=10) == str(i)
+            if i % 2:
+                ws.socket.close()  # dropped without a close handshake
 
-        with concurrent.futures.ThreadPoolExecutor(32) as pool:
-            warm = list(pool.map(one, range(400)))
-            rss_warm = process.memory_info().rss
-            statuses = list(pool.map(one, range(2000)))
-            wsgi.proc.send_signal(signal.SIGHUP)
-            statuses += list(pool.map(one, range(2000)))
-            list(pool.map(socket_churn, range(400)))
-        expected = {200, 500}
-        assert set(warm) <= expected and set(statuses) <= expected
-        assert statuses.count(500) == sum(1 for i in list(range(2000)) * 2 if i % 4 == 3 and i % 50)
-        assert process.memory_info().rss - rss_warm < 48 << 20
-        assert wsgi.proc.poll() is None and asgi.proc.poll() is None
-        assert "Segmentation" not in wsgi.log + asgi.log and "Fatal Python error" not in wsgi.log + asgi.log
-    finally:
-        wsgi.stop()
-        asgi.stop()
+    with concurrent.futures.ThreadPoolExecutor(32) as pool:
+        warm = list(pool.map(one, range(400)))
+        rss_warm = process.memory_info().rss
+        statuses = list(pool.map(one, range(2000)))
+        wsgi.proc.send_signal(signal.SIGHUP)
+        statuses += list(pool.map(one, range(2000)))
+        list(pool.map(socket_churn, range(400)))
+    expected = {200, 500}
+    assert set(warm) <= expected and set(statuses) <= expected
+    assert statuses.count(500) == sum(1 for i in list(range(2000)) * 2 if i % 4 == 3 and i % 50)
+    assert process.memory_info().rss - rss_warm < 48 << 20
+    assert wsgi.proc.poll() is None and asgi.proc.poll() is None
+    assert "Segmentation" not in wsgi.log + asgi.log and "Fatal Python error" not in wsgi.log + asgi.log
