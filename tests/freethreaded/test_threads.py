@@ -225,6 +225,30 @@ def test_workers_of_threads_serve_from_every_loop_of_every_worker(serve):
                                                           for t in LOOPS}
 
 
+def test_workers_of_threads_finish_their_requests_and_exit_when_their_master_is_killed(serve):
+    # The kernel's death signal reaches the worker's main thread, which
+    # passes it to every loop; each loop retires, a request in flight on
+    # any of them answered first.
+    server = serve("-w", "2", "--threads", "2", "--graceful-timeout", "3", WSGI)
+    pids = {a.json()["pid"] for a in many(server, "/whoami", 100)}
+    assert len(pids) == 2
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        held = pool.submit(get, server, "/hold?gate=dies&timeout=1", 30)
+        assert wait_until(lambda: "holding dies" in calls(server))
+        killed_at = time.monotonic()
+        os.kill(server.proc.pid, signal.SIGKILL)
+        assert held.result(timeout=10).status_code == 200
+
+    def gone(pid: int) -> bool:
+        return not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+    assert wait_until(lambda: all(gone(pid) for pid in pids), timeout=3 + 1 - (time.monotonic() - killed_at))
+    probe = socket.socket()
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    probe.bind(("127.0.0.1", server.port))  # the port is free
+    probe.close()
+
+
 def test_a_stuck_loop_thread_retires_its_worker_and_a_new_one_serves(serve):
     server = serve("-w", "1", "--threads", "2", "--timeout", "2", "--graceful-timeout", "1", WSGI)
     first = get(server, "/whoami").json()["pid"]
