@@ -146,7 +146,8 @@ freethreaded: build python-ft
 FT_TSAN_VENV := build/ft-tsan-venv
 tsan-freethreaded: build | .stamp-deps
 	@$(PYTHON) tools/python_ft.py build --tsan
-	@ft=$$($(PYTHON) tools/python_ft.py path --tsan) && \
+	@if ! ft=$$($(PYTHON) tools/python_ft.py path --tsan); then \
+		echo "tsan-freethreaded: skipped: $$($(PYTHON) tools/python_ft.py status --tsan)"; exit 0; fi; \
 		rm -rf $(FT_TSAN_VENV) build/ft-tsan-reports && mkdir -p build/ft-tsan build/ft-tsan-reports && \
 		$$ft -m venv $(FT_TSAN_VENV) && \
 		$(PYTHON) tools/locks.py install tools/locks/build.txt --venv $(FT_TSAN_VENV) >/dev/null && \

@@ -240,13 +240,15 @@ class Master:
         sys.stdout.flush()
         sys.stderr.flush()
         master = os.getpid()
+        # Forked on the master's main thread only (maintain(), from loop()):
+        # the kernel's death signal follows the thread that forked.
         pid = os.fork()
         if pid == 0:
             status = 1
             try:
-                if not process.die_with_parent(master, signal.SIGUSR2):
+                if not die_with_parent(master, signal.SIGUSR2):
                     os._exit(0)  # the master died between the fork and now: nothing to serve for
-                status = self.worker_main(slot, shares, max_requests)
+                status = self.worker_main(slot, shares, max_requests, master)
             except BaseException:  # noqa: BLE001 - whatever happens, the child must not return into the master
                 traceback.print_exc()
             finally:
@@ -259,7 +261,7 @@ class Master:
         self.used_slots.add(slot)
         logger.info("started worker %d", pid)
 
-    def worker_main(self, slot: int, shares: tuple[int, ...], max_requests: int) -> int:
+    def worker_main(self, slot: int, shares: tuple[int, ...], max_requests: int, master: int) -> int:
         for signo in HANDLED_SIGNALS:
             signal.signal(signo, signal.SIG_DFL)
         signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the master's; a closed terminal must not kill workers
@@ -268,6 +270,7 @@ class Master:
         os.close(self.wake_write)
         if self.watcher is not None:
             self.watcher = None  # its thread is not in this process
+        metrics.close_in_worker()
         random.seed()
         if self.config.log_config:
             logging_setup.route_core_logs()
@@ -281,7 +284,7 @@ class Master:
         worker = WorkerContext(
             heartbeat=memoryview(self.scoreboard)[slot * self.slot_bytes:slot * self.slot_bytes + 8 * self.threads],
             max_requests=max_requests, app_timeout=self.config.timeout, supervised=True,
-            metrics=(self.metrics, slot) if self.metrics is not None else None, parent_pid=os.getppid())
+            metrics=(self.metrics, slot) if self.metrics is not None else None, parent_pid=master)
         loops = [part * self.threads + thread for part in shares for thread in range(self.threads)]
         listeners = binding.share(self.listeners, loops, self.threads)
         status, reason, _ = process.serve_in_process(self.config, app, interface, listeners, worker)
@@ -485,6 +488,26 @@ class Master:
             signo = signal.SIGQUIT
         for worker in self.workers.values():
             self.kill(worker, signo)
+
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_libc = ctypes.CDLL(None, use_errno=True)  # loaded here: a child just forked should load nothing
+_libc.prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
+_libc.prctl.restype = ctypes.c_int
+
+
+def die_with_parent(parent: int, signo: int) -> bool:
+    """In a worker just forked: asks the kernel to send `signo` when `parent`
+    dies (a worker must not outlive its master: it would hold the port and
+    serve old code forever). False when the parent is already gone (it died
+    between the fork and the call, which the kernel would not report): the
+    child should exit. Each loop's heartbeat compares getppid() with the
+    master's pid too, for what this cannot catch (a handler the app
+    installed for the signal, or the signal ignored by whoever started the
+    master)."""
+    if _libc.prctl(PR_SET_PDEATHSIG, int(signo), 0, 0, 0) != 0:
+        logger.warning("prctl(PR_SET_PDEATHSIG): %s", os.strerror(ctypes.get_errno()))
+    return os.getppid() == parent
 
 
 def start_watcher(config: Config, on_change):

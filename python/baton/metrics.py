@@ -28,6 +28,17 @@ def resident_bytes(pid: int) -> int:
 
 # Where the scrape is served, once start() has bound it.
 _served_at = ""
+_listening_fd = -1  # the metrics socket, which the master's listener thread serves
+
+
+def close_in_worker() -> None:
+    """In a worker just forked: the metrics socket is the master's. A worker
+    that kept it would keep the port bound after its master died (while it
+    drains), and a server started anew could not bind it."""
+    global _listening_fd
+    if _listening_fd >= 0:
+        os.close(_listening_fd)
+        _listening_fd = -1
 
 
 def start(config: Config, workers: int):
@@ -54,7 +65,9 @@ def start(config: Config, workers: int):
     global _served_at
     host, port = sockets[0].sock.getsockname()[:2]
     _served_at = f"http://[{host}]:{port}/metrics" if ":" in host else f"http://{host}:{port}/metrics"
-    region.listen(sockets[0].sock.detach(), __version__, platform.python_version(),
+    global _listening_fd
+    _listening_fd = sockets[0].sock.detach()
+    region.listen(_listening_fd, __version__, platform.python_version(),
                   not getattr(sys, "_is_gil_enabled", lambda: True)())
     binding.close_listeners(sockets[1:])
     return region

@@ -4,7 +4,6 @@ process in the chosen shape, and report a failure in one line."""
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import sys
@@ -44,22 +43,6 @@ def load_app(config: Config):
         if not gil_reenabled_by([w]):
             warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
     return loaded
-
-
-PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
-
-
-def die_with_parent(parent: int, signo: int) -> bool:
-    """In a child just forked: asks the kernel to send `signo` when `parent`
-    dies (a worker must not outlive its master: it would hold the port and
-    serve old code forever). False when the parent is already gone (it died
-    between the fork and the call, which the kernel would not report); the
-    child should exit. The worker's heartbeat checks getppid() too, as a
-    second guard."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_PDEATHSIG, int(signo), 0, 0, 0) != 0:
-        logging_setup.logger.warning("prctl(PR_SET_PDEATHSIG): %s", os.strerror(ctypes.get_errno()))
-    return os.getppid() == parent
 
 
 def write_pid(config: Config) -> None:

@@ -46,6 +46,7 @@ class Server:
         self._log = bytearray()
         self._log_lock = threading.Lock()
         self._reader: threading.Thread | None = None
+        self._group_killed = False
 
     @property
     def log(self) -> str:
@@ -151,11 +152,14 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
-        try:
-            # Anything left of the group (workers whose master was killed).
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        if not self._group_killed:
+            # Anything left of the group (workers whose master was killed),
+            # once: later, the number may name another process's group.
+            self._group_killed = True
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
         if self._reader:
             self._reader.join(2)
         return self.proc.returncode

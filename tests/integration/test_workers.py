@@ -253,10 +253,11 @@ def test_workers_finish_their_requests_and_exit_when_their_master_is_killed(shap
     # (PR_SET_PDEATHSIG), and the workers retire as a reload retires them,
     # finishing what they hold. Under load, with a slow request in flight.
     graceful = 3
-    server = start("--workers", "2", "--graceful-timeout", str(graceful), *shape)
+    server = start("--workers", "2", "--graceful-timeout", str(graceful), "--metrics-bind", "127.0.0.1:0", *shape)
     wrk = None
     try:
         pids = wait_for_workers(server, 2)
+        metrics_port = int(re.search(r"metrics at http://127\.0\.0\.1:(\d+)/metrics", server.log).group(1))
         wrk = subprocess.Popen(["wrk", "-t", "1", "-c", "8", "-d", "4s", server.url + "/"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         slow = server.connect()
@@ -264,6 +265,9 @@ def test_workers_finish_their_requests_and_exit_when_their_master_is_killed(shap
         time.sleep(0.5)
         killed_at = time.monotonic()
         os.kill(server.proc.pid, signal.SIGKILL)
+        server.proc.wait(5)  # its descriptors are closed once it has died
+        # The metrics socket was the master's alone: free while the workers drain.
+        assert port_is_free(metrics_port)
         status, _, _, _ = read_response(slow)
         assert status == 200  # the request in flight was answered
         deadline = killed_at + graceful + 1

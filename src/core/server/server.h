@@ -81,9 +81,9 @@ struct server_config {
   // A worker's master (0: serving alone). Should the worker outlive it, the
   // heartbeat finds getppid() changed and the worker retires as its retire
   // signal would have it: listeners closed, requests finished, exit. The
-  // first guard is the death signal the worker set at its fork; this one
-  // catches what that cannot (a master whose forking thread is not the one
-  // that died, a signal blocked and lost).
+  // first guard is the death signal the worker asked for at its fork; this
+  // one catches what that cannot: the signal ignored by whoever started the
+  // master, or taken by a handler the app installed for it.
   int parent_pid = 0;
   const local::local_routes* local = nullptr; // health path and static files
   access_log* access = nullptr;

@@ -172,8 +172,10 @@ struct release_on_exit {
 };
 
 struct running_server {
+  // With `start_now` false the socket listens (connections wait in its
+  // backlog) and the loop starts at start_loop().
   explicit running_server(int threads, srv::server_config config = {}, srv::thread_pool_hooks* with = nullptr,
-                          size_t pool_queue = srv::thread_pool::default_queue_capacity) {
+                          size_t pool_queue = srv::thread_pool::default_queue_capacity, bool start_now = true) {
     listener = ::socket(AF_INET, SOCK_STREAM, 0);
     int one = 1;
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -190,6 +192,9 @@ struct running_server {
     pool = std::make_unique<srv::thread_pool>(app, with != nullptr ? *with : hooks, threads, nullptr, pool_queue);
     server->set_dispatcher(pool.get());
     pool->start();
+    if (start_now) start_loop();
+  }
+  void start_loop() {
     loop_thread = std::thread([this] { server->run(); });
   }
   ~running_server() { stop(); }
@@ -341,18 +346,11 @@ TEST(ServerWithPool, EveryClientGetsTheAnswerToItsOwnRequestWhileOthersVanish) {
 // jobs started oldest first: threads swap jobs in hand, and no answer goes to
 // the wrong client.
 //
-// A swap needs two threads each handed a job while a third holds the lock.
-// How often that happens is the scheduler's business, not the pool's: on a
-// machine whose cores are busy with other work the clients and the loop get
-// so little time that most requests find the pool idle and take the lock
-// uncontended. With both cores busy, 35 rounds in 200 saw no swap at all; the
-// rounds with few swaps made 3,000 to 3,600 futex wakes (job_wakes(), nearly
-// one a request: the threads had parked between jobs) and took the lock
-// against another thread a dozen times at most, where a round with hundreds
-// of swaps made some 2,000 wakes and hundreds of such takes. So rounds, each
-// on a new server and each checking every answer, go on until the threads
-// have swapped `wanted` jobs; only a pool that never swaps (or almost never)
-// runs out of time. A round with a wrong answer ends them.
+// A swap needs two threads each handed a job while a third holds the lock,
+// which the scheduler decides: with both cores busy, one round in six saw
+// none. So rounds, each on a new server and each checking every answer, go
+// on until the threads have swapped `wanted` jobs; only a pool that never
+// (or almost never) swaps runs out of time, and a wrong answer ends them.
 TEST(ServerWithPool, EveryClientGetsTheAnswerToItsOwnRequestWhileThreadsSwapJobs) {
   constexpr uint64_t wanted = 50;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
@@ -667,19 +665,22 @@ TEST(ServerWithPool, RequestsStillQueuedWhenTheDrainEndsLeaveTheGauges) {
   for (int fd : clients) ::close(fd);
 }
 
-// A worker whose master died is handed to init, and PR_SET_PDEATHSIG may
-// not have told it (see baton.process.die_with_parent): the heartbeat finds
+// A worker whose master died is handed to init, and the death signal may
+// not have told it (see baton.master.die_with_parent): the heartbeat finds
 // getppid() no longer the master's and the worker retires, finishing the
 // request in flight. A pid above the kernel's pid_max stands in for a
-// master that is gone.
-TEST(ServerWithPool, AWorkerWhoseMasterIsGoneRetiresAtTheNextHeartbeatFinishingItsRequests) {
+// master that is gone. The request waits in the backlog before the loop
+// starts: the first look (as the loop starts) already retires the server,
+// which closes its listener.
+TEST(ServerWithPool, AWorkerWhoseMasterIsGoneRetiresAtItsHeartbeatFinishingItsRequests) {
   srv::server_config config;
   config.parent_pid = INT32_MAX;
   config.retire_signal = SIGUSR2;
   config.heartbeat_interval_ms = 20;
-  running_server srv(2, config);
+  running_server srv(2, config, nullptr, srv::thread_pool::default_queue_capacity, false);
   int fd = connect_to(srv.port);
   send_all(fd, "GET /slow?ms=300 HTTP/1.1\r\nHost: t\r\n\r\n");
+  srv.start_loop();
   bool ok = false;
   std::string carry;
   EXPECT_EQ(read_body(fd, carry, ok), "/slow:");
