@@ -205,6 +205,15 @@ def suite(name: str) -> Settings:
         return Settings("freethreading-mixed", ["baton-ft-pool-4", "baton-ft-pool-4-turn", "baton-py313-pool-4"],
                         ["django-mixed"], [16],
                         background=[0, 1, 2], rounds=2, duration=5, warmup=1, server_cpus="0,1", client_cpus="0,1")
+    if name == "freethreading-pool":
+        # Which shape a user of 3.13t should pick: the default pool of 4
+        # (its threads run Python on both cores at once) against --threads 2
+        # (two loop threads, each running the app) and --threads 1, on the
+        # CPU-bound view, Django and the hello; the server on both cores and
+        # wrk beside it, RSS beside every row.
+        return Settings("freethreading-pool", ["baton-ft-pool-4", "baton-ft-t2", "baton-ft-t1"],
+                        ["cpu", "django", "hello"], [64], rounds=5, duration=4, warmup=1, server_cpus="0,1",
+                        client_cpus="0,1")
     if name == "idle-memory":
         # What 5 000 idle keep-alive connections cost each server, per connection.
         return Settings("idle-memory", ["baton-inline", "baton-pool-4", "baton-asgi-inverted-uvloop",
@@ -292,6 +301,6 @@ def suite(name: str) -> Settings:
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, c-wsgi, c-wsgi-pipelined, syscalls, quick, pool, pool-fairness, "
                      "django-mixed, post-echo, asgi-echo, idle-memory, instructions, asgi-instructions, eager-instructions, "
                      "instructions-pythons, metrics-instructions, metrics-hello, freethreading, accept-spread, freethreading-hello, "
-                     "freethreading-mixed, "
+                     "freethreading-mixed, freethreading-pool, "
                      "pool-syscalls, asgi, "
                      "workers, static, access-log, ws-echo, ws-before-after, ws-broadcast, ws-idle-memory, tls-h2, dry")
