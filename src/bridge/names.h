@@ -68,6 +68,7 @@ struct interned_names {
   PyObject* ws_response_start;
   PyObject* ws_response_body;
   PyObject* wss;
+  PyObject* tls;  // the scope's extensions key
   // asyncio's methods.
   PyObject* create_task;
   PyObject* create_future;
@@ -87,6 +88,14 @@ struct interned_names {
   PyObject* SERVER_NAME;
   PyObject* wsgi_input;
   PyObject* wsgi_url_scheme;
+  PyObject* wsgi_version;
+  PyObject* wsgi_errors;
+  PyObject* wsgi_multithread;
+  PyObject* wsgi_multiprocess;
+  PyObject* wsgi_run_once;
+  PyObject* wsgi_input_terminated;
+  PyObject* wsgi_file_wrapper;
+  PyObject* SERVER_SOFTWARE;
   PyObject* HTTP_1_1;
   PyObject* HTTP_1_0;
   PyObject* HTTP_2_0;

@@ -236,7 +236,9 @@ bool asgi_runner::add_tls_extension(PyObject* extensions, const net::tls_facts& 
                                             "client_cert_chain", chain.get(), "client_cert_name", name.get(),
                                             "client_cert_error", Py_None, "tls_version", tls.version,
                                             "cipher_suite", tls.cipher_suite));
-  return info && PyDict_SetItemString(extensions, "tls", info.get()) == 0;
+  // The key interned at import: interning it here, on two loops of
+  // --threads at once, is a race of CPython 3.13t's own.
+  return info && PyDict_SetItem(extensions, names.tls, info.get()) == 0;
 }
 
 // The scope of an HTTP request, or of a WebSocket opening the core offers

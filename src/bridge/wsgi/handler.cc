@@ -134,9 +134,12 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
   py_ref version = py_ref::steal(Py_BuildValue("(ii)", 1, 0));
   py_ref t = py_ref::steal(PyDict_New());
   if (!t || !version) return nullptr;
-  auto put = [&](const char* key, PyObject* value_new_ref) {
+  // The keys are the names interned at the module's import: interning a
+  // string here, where the loops of --threads make their handlers at the
+  // same time, is a race of CPython 3.13t's own (as for environ_key_for).
+  auto put = [&](PyObject* key, PyObject* value_new_ref) {
     if (value_new_ref == nullptr) return false;
-    int rc = PyDict_SetItemString(t.get(), key, value_new_ref);
+    int rc = PyDict_SetItem(t.get(), key, value_new_ref);
     Py_DECREF(value_new_ref);
     return rc == 0;
   };
@@ -149,16 +152,17 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
   // Every key each request sets is in the template already (with a
   // placeholder), so the per-request copy is sized for them and setting
   // them replaces rather than grows.
-  bool ok = put("wsgi.version", owned(version.get())) &&
-            put("wsgi.url_scheme", PyUnicode_FromString(options.url_scheme.c_str())) &&
-            put("wsgi.errors", owned(stderr_obj)) && put("wsgi.multithread", owned(options.multithread ? Py_True : Py_False)) &&
-            put("wsgi.multiprocess", owned(options.multiprocess ? Py_True : Py_False)) &&
-            put("wsgi.run_once", owned(Py_False)) && put("wsgi.input_terminated", owned(Py_True)) &&
-            put("wsgi.file_wrapper", owned(reinterpret_cast<PyObject*>(types.file_wrapper))) &&
-            put("SERVER_NAME", owned(listener_names.front().first.get())) &&
-            put("SERVER_PORT", owned(listener_names.front().second.get())) &&
-            put("SCRIPT_NAME", PyUnicode_FromString(options.root_path.c_str())) &&
-            put("SERVER_SOFTWARE", PyUnicode_FromString(options.server_software.c_str())) &&
+  bool ok = put(names.wsgi_version, owned(version.get())) &&
+            put(names.wsgi_url_scheme, PyUnicode_FromString(options.url_scheme.c_str())) &&
+            put(names.wsgi_errors, owned(stderr_obj)) &&
+            put(names.wsgi_multithread, owned(options.multithread ? Py_True : Py_False)) &&
+            put(names.wsgi_multiprocess, owned(options.multiprocess ? Py_True : Py_False)) &&
+            put(names.wsgi_run_once, owned(Py_False)) && put(names.wsgi_input_terminated, owned(Py_True)) &&
+            put(names.wsgi_file_wrapper, owned(reinterpret_cast<PyObject*>(types.file_wrapper))) &&
+            put(names.SERVER_NAME, owned(listener_names.front().first.get())) &&
+            put(names.SERVER_PORT, owned(listener_names.front().second.get())) &&
+            put(names.SCRIPT_NAME, PyUnicode_FromString(options.root_path.c_str())) &&
+            put(names.SERVER_SOFTWARE, PyUnicode_FromString(options.server_software.c_str())) &&
             put_key(names.REQUEST_METHOD) &&
             put_key(names.PATH_INFO) && put_key(names.QUERY_STRING) && put_key(names.RAW_URI) &&
             put_key(names.SERVER_PROTOCOL) && put_key(names.REMOTE_ADDR) && put_key(names.REMOTE_PORT) &&
