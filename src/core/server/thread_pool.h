@@ -111,6 +111,8 @@ class thread_pool final : public dispatcher {
   size_t jobs_in_flight() const { return jobs_in_flight_; }
   // Jobs waiting in the pool's queue (any thread; a snapshot).
   size_t queued_jobs() const { return queue_ != nullptr ? queue_->size() : 0; }
+  // Jobs its queue can hold (its capacity rounded up to a power of two).
+  size_t queue_slots() const { return queue_ != nullptr ? queue_->capacity() : 0; }
   // Futex wakes made to hand out jobs (tests and probes: ~0 at saturation).
   uint64_t job_wakes() const;
   // Jobs a thread started in place of another thread's newer one (take_oldest).

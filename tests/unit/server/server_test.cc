@@ -639,15 +639,23 @@ TEST(ServerWithPool, RequestsStillQueuedWhenTheDrainEndsLeaveTheGauges) {
   config.metrics_slot = &slot;
   config.graceful_timeout_ms = 200;
   running_server srv(1, config, nullptr, 1);  // one thread, a small queue of its own
+  release_on_exit release{srv.app.release_hold};
   std::vector<int> clients;
   for (int i = 0; i < 6; ++i) {
     clients.push_back(connect_to(srv.port));
     send_all(clients.back(), i == 0 ? "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n" : "GET /waits HTTP/1.1\r\nHost: t\r\n\r\n");
   }
-  // Every request arrived: one in the app, the rest in the pool's queue or the server's.
-  for (int i = 0; i < 2000 && srv.server->queued_requests() + srv.pool->queued_jobs() < 5; ++i) {
+  // Every request arrived and the counts are still: one in the app (not
+  // merely handed to the pool, whose queue holds it until its thread takes
+  // it), the pool's queue full again behind it, the rest in the server's.
+  auto settled = [&] {
+    return srv.app.calls("/hold") == 1 && srv.pool->queued_jobs() == srv.pool->queue_slots() &&
+           srv.server->queued_requests() + srv.pool->queued_jobs() == 5;
+  };
+  for (int i = 0; i < 4000 && !settled(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  ASSERT_TRUE(settled());
   int64_t in_server_queue = static_cast<int64_t>(srv.server->queued_requests());
   ASSERT_EQ(in_server_queue + static_cast<int64_t>(srv.pool->queued_jobs()), 5);
   ASSERT_GE(in_server_queue, 1);
