@@ -16,7 +16,7 @@ DEBIAN_PACKAGES := g++ meson ninja-build pkg-config python3-dev python3-venv pyt
 	python3-django python3-psutil curl wrk python3-matplotlib util-linux clang-tidy \
 	python3-starlette python3-fastapi python3-uvloop clang libclang-rt-{clang}-dev python3-watchdog \
 	python3-yaml nginx openssl libssl-dev zlib1g-dev libnghttp2-dev nghttp2-client python3-h2 python3-wsproto chromium \
-	prometheus
+	prometheus haproxy iproute2
 # Extra Debian packages the benchmarks need. The peer servers themselves come
 # from PyPI, pinned with hashes in bench/peers.txt, into their own venv.
 # libev-dev: bjoern's sdist builds against it.
@@ -232,7 +232,7 @@ tests/conformance/corpus.txt: tools/corpus_to_text.py
 	$(PYTHON) tools/corpus_to_text.py $@
 
 pytest: build
-	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench -p no:cacheprovider
+	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench tests/fleet -p no:cacheprovider
 
 test: build unit asan tsan lint pytest asan-pytest fuzz-smoke autobahn-quick h2spec matrix freethreaded \
 	tsan-freethreaded

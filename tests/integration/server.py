@@ -31,9 +31,10 @@ SANITIZER_REPORTS = os.environ.get("BATON_TEST_SANITIZER_REPORTS")
 
 class Server:
     def __init__(self, args: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT,
-                 python: str = sys.executable, cpus: set[int] | None = None):
+                 python: str = sys.executable, cpus: set[int] | None = None, netns: str | None = None):
         self.args = args
         self.cpus = cpus  # the CPUs it may run on (its affinity), if not this process's
+        self.netns = netns  # the network namespace it runs in (tests/fleet), if not this process's
         self.python = python
         self.env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
         self.cwd = cwd
@@ -57,8 +58,10 @@ class Server:
         # taskset execs the server in place (same pid): no preexec_fn, which
         # is unsafe in this process's threads.
         pinned = ["taskset", "-c", ",".join(map(str, sorted(self.cpus)))] if self.cpus else []
+        # `ip netns exec` too enters the namespace and execs in place.
+        inside = ["ip", "netns", "exec", self.netns] if self.netns else []
         self.proc = subprocess.Popen(
-            [*pinned, self.python, "-m", "baton", *self.args],
+            [*inside, *pinned, self.python, "-m", "baton", *self.args],
             cwd=self.cwd, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             # Its own process group: workers of a master that had to be killed go with it.
             start_new_session=True,
