@@ -16,6 +16,9 @@ VERSION = open(VERSION_FILE).read().strip() if VERSION_FILE else "v0"
 
 def app(environ, start_response):
     path = environ["PATH_INFO"]
+    if path == "/healthz":  # baton answers it from the core; a peer without a health path reaches this
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "3")])
+        return [b"ok\n"]
     if path in ("/slow", "/work"):
         ms = int(parse_qs(environ.get("QUERY_STRING", "")).get("ms", ["0"])[0])
         time.sleep(ms / 1000)

@@ -80,6 +80,33 @@ class Host:
         return "".join(self.logs) + (self.server.log if self.server else "")
 
 
+class GranianHost(Host):
+    """A host running Granian (the benchmark's peer) in place of baton: two workers, its own
+    reload (SIGHUP respawns the workers on new code), the app's own health path."""
+
+    granian = ROOT / "bench" / ".venv-peers" / "bin" / "granian"
+
+    def start(self) -> None:
+        a = self.node.address
+        env = {"FLEET_HOST": self.name, "FLEET_VERSION_FILE": str(self.version_file)}
+        self.server = Server(["--interface", "wsgi", "--workers", "2", "--host", a, "--port", str(HTTP_PORT),
+                              "--workers-kill-timeout", "5", APP], netns=self.node.namespace, env=env)
+        self.server.program = [str(self.granian)]
+        self.server.start(timeout=30, ready=lambda: self.node.run(
+            "curl", "-s", "-o", "/dev/null", "-m", "1", f"http://{a}:{HTTP_PORT}/healthz").returncode == 0)
+
+    def deploy(self, version: str) -> None:
+        self.version_file.write_text(version + "\n")
+        mark = self.server.log_mark()
+        self.server.signal(signal.SIGHUP)
+        deadline = time.monotonic() + 30
+        # Granian respawns its workers one at a time: done when both old ones stopped.
+        while self.server.log_since(mark).count("Stopped old worker") < 2:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.name}: Granian did not reload:\n{self.server.log}")
+            time.sleep(0.05)
+
+
 class HAProxy:
     """Debian's HAProxy on the balancer machine, from deploy/haproxy.cfg with the fleet's addresses."""
 
@@ -240,12 +267,13 @@ class Fleet:
     """Three hosts, a balancer with HAProxy and Prometheus, a client: each its own machine."""
 
     def __init__(self, workdir: Path, hosts: int = 3, baton_args: tuple[str, ...] = (),
-                 server_options: str = "", per_host_args: dict[str, tuple[str, ...]] | None = None):
+                 server_options: str = "", per_host_args: dict[str, tuple[str, ...]] | None = None,
+                 host_class: type[Host] = Host):
         self.network = Network()
         try:
             self.balancer = self.network.add("lb", 2)
             self.client = self.network.add("cl", 3)
-            self.hosts = [Host(self.network.add(f"h{i + 1}", 11 + i), f"h{i + 1}", workdir,
+            self.hosts = [host_class(self.network.add(f"h{i + 1}", 11 + i), f"h{i + 1}", workdir,
                                baton_args + (per_host_args or {}).get(f"h{i + 1}", ()))
                           for i in range(hosts)]
             for host in self.hosts:

@@ -36,6 +36,7 @@ class Server:
         self.cpus = cpus  # the CPUs it may run on (its affinity), if not this process's
         self.netns = netns  # the network namespace it runs in (tests/fleet), if not this process's
         self.python = python
+        self.program: list[str] | None = None  # another server in place of `python -m baton` (a peer)
         self.env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
         self.cwd = cwd
         self.proc: subprocess.Popen | None = None
@@ -54,14 +55,16 @@ class Server:
         with self._log_lock:
             return self._log.decode("utf-8", "replace")
 
-    def start(self, timeout: float = 15.0) -> "Server":
+    def start(self, timeout: float = 15.0, ready=None) -> "Server":
+        """Returns once the server's first log line names where it listens, or, for a
+        program that prints none, once `ready()` is true."""
         # taskset execs the server in place (same pid): no preexec_fn, which
         # is unsafe in this process's threads.
         pinned = ["taskset", "-c", ",".join(map(str, sorted(self.cpus)))] if self.cpus else []
         # `ip netns exec` too enters the namespace and execs in place.
         inside = ["ip", "netns", "exec", self.netns] if self.netns else []
         self.proc = subprocess.Popen(
-            [*inside, *pinned, self.python, "-m", "baton", *self.args],
+            [*inside, *pinned, *(self.program or [self.python, "-m", "baton"]), *self.args],
             cwd=self.cwd, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             # Its own process group: workers of a master that had to be killed go with it.
             start_new_session=True,
@@ -88,7 +91,7 @@ class Server:
         self._reader = threading.Thread(target=pump, daemon=True)
         self._reader.start()
         deadline = time.monotonic() + timeout
-        while not found.is_set():
+        while not (ready() if ready else found.is_set()):
             if self.proc.poll() is not None:
                 self._reader.join(2)
                 raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log}")
