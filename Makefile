@@ -232,7 +232,7 @@ tests/conformance/corpus.txt: tools/corpus_to_text.py
 	$(PYTHON) tools/corpus_to_text.py $@
 
 pytest: build
-	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench tests/fleet -p no:cacheprovider
+	$(VENV_PY) -m pytest tests/integration tests/conformance tests/bench tests/fleet tests/tools -p no:cacheprovider
 
 test: build unit asan tsan lint pytest asan-pytest fuzz-smoke autobahn-quick h2spec matrix freethreaded \
 	tsan-freethreaded
@@ -248,6 +248,7 @@ lint: build build/unit/build.ninja
 	clang-tidy --quiet -p build/py src/bridge/*.cc src/bridge/*/*.cc >> build/lint.log 2>&1 || status=1; \
 	grep -v "warnings generated" build/lint.log || true; \
 	if [ $$status = 0 ]; then echo "lint: clang-tidy clean"; else echo "lint: clang-tidy found problems"; fi; \
+	rooms=$$($(PYTHON) tools/rooms.py) || status=1; echo "$$rooms" | sed "s/^/lint: /"; \
 	exit $$status
 
 # The Autobahn|Testsuite (fuzzing client, on pyenv's Python 2.7 with

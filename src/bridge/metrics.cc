@@ -11,7 +11,7 @@
 #include <string>
 
 #include "bridge/module_state.h"
-#include "core/metrics/listener.h"
+#include "core/admin/metrics_listener.h"
 #include "core/metrics/record.h"
 #include "core/metrics/region.h"
 
@@ -21,7 +21,7 @@ namespace {
 struct region_object {
   PyObject_HEAD
   metrics::region* region;
-  metrics::listener* listener;
+  admin::metrics_listener* listener;
 };
 
 metrics::region* live_region(PyObject* self) {
@@ -67,7 +67,7 @@ PyObject* region_listen(PyObject* self, PyObject* args) {
   if (r == nullptr || !PyArg_ParseTuple(args, "issp:listen", &fd, &version, &python, &free_threaded)) return nullptr;
   auto* o = reinterpret_cast<region_object*>(self);
   delete o->listener;
-  o->listener = new metrics::listener(fd, *r, metrics::build_info{version, python, free_threaded != 0});
+  o->listener = new admin::metrics_listener(fd, *r, metrics::build_info{version, python, free_threaded != 0});
   Py_RETURN_NONE;
 }
 

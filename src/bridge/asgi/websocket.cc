@@ -13,7 +13,6 @@
 #include "bridge/names.h"
 #include "bridge/py_compat.h"
 #include "core/util/log.h"
-#include "core/ws/utf8.h"
 
 namespace baton::bridge {
 namespace {
@@ -30,15 +29,6 @@ PyObject* protocol_error(asgi_request* r, const char* what) {
 PyObject* gone(const char* why) {
   PyErr_SetString(types.client_disconnected, why);
   return nullptr;
-}
-
-// A close's payload: the code in network order, then the reason's UTF-8.
-std::string close_payload(long code, std::string_view reason) {
-  std::string p;
-  p.push_back(static_cast<char>((code >> 8) & 0xff));
-  p.push_back(static_cast<char>(code & 0xff));
-  p.append(ws::utf8_prefix(reason, 123));  // a control frame carries at most 125 bytes
-  return p;
 }
 
 }  // namespace
@@ -286,7 +276,7 @@ PyObject* asgi_runner::websocket_close(asgi_request* r, PyObject* message) {
     PyErr_Format(PyExc_ValueError, "websocket.close with code %ld, which no endpoint may send", code);
     return nullptr;
   }
-  std::string payload = close_payload(code, reason);
+  std::string payload = exchange::close_payload(static_cast<uint16_t>(code), reason);
   if (s.send_message(message_kind::close, payload.data(), payload.size()) == exchange::exchange::send_status::gone) {
     return gone("the WebSocket is closed");
   }
@@ -326,7 +316,7 @@ void asgi_runner::finish_websocket(asgi_request* r, PyObject* error) {
       break;
     case phase::open:
       if (raised || r->protocol_error) {
-        std::string payload = close_payload(1011, "");
+        std::string payload = exchange::close_payload(1011, "");
         s.send_message(message_kind::close, payload.data(), payload.size());
       }
       break;

@@ -13,7 +13,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "core/util/spin_lock.h"
+#include "core/handoff/spin_lock.h"
 
 namespace baton::loop {
 class event_loop;
@@ -125,7 +125,7 @@ class meeting {
     guard& operator=(const guard&) = delete;
 
    private:
-    util::spin_lock* lock_;
+    handoff::spin_lock* lock_;
   };
 
   std::atomic<uint32_t> state{0};
@@ -142,7 +142,7 @@ class meeting {
   exchange& exchange_;
   exchange_owner& owner_;
   loop::event_loop& loop_;
-  util::spin_lock lock_;
+  handoff::spin_lock lock_;
 };
 
 }  // namespace baton::exchange

@@ -13,14 +13,29 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/net/output_queue.h"
+#include "core/util/utf8.h"
 
 namespace baton::exchange {
 
 // What a message is, in both directions. A close carries a two-byte code
 // (network order) and the reason's UTF-8, or nothing.
 enum class message_kind : uint8_t { text = 1, binary = 2, close = 8 };
+
+// A close message's payload, as the app's close and the server's own are
+// built: the code in network order, then as much of the reason as a control
+// frame carries (123 bytes, cut at a character's boundary). 1005 (no status
+// code) is sent as an empty payload.
+inline std::string close_payload(uint16_t code, std::string_view reason) {
+  std::string p;
+  if (code == 1005) return p;
+  p.push_back(static_cast<char>(code >> 8));
+  p.push_back(static_cast<char>(code & 0xff));
+  p.append(util::utf8_prefix(reason, 123));
+  return p;
+}
 
 struct upgrade_offer;
 

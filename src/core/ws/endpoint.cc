@@ -6,19 +6,6 @@
 #include "core/util/log.h"
 
 namespace baton::ws {
-namespace {
-
-// A close frame's payload: the code in network order, then the reason.
-std::string close_payload(uint16_t code, std::string_view reason) {
-  std::string p;
-  if (code == close_code::no_status) return p;
-  p.push_back(static_cast<char>(code >> 8));
-  p.push_back(static_cast<char>(code & 0xff));
-  p.append(utf8_prefix(reason, 123));  // a control frame carries at most 125 bytes
-  return p;
-}
-
-}  // namespace
 
 endpoint::endpoint(context& ctx, session::byte_stream& stream, exchange::exchange& x)
     : context_(ctx),
@@ -154,7 +141,7 @@ void endpoint::send_control(opcode op, const char* data, size_t length) {
 }
 
 void endpoint::send_close(uint16_t code, std::string_view reason) {
-  std::string payload = close_payload(code, reason);
+  std::string payload = exchange::close_payload(code, reason);
   send_control(opcode::close, payload.data(), payload.size());
 }
 
@@ -175,7 +162,7 @@ void endpoint::tell_app_closed(uint16_t code, std::string_view reason) {
   if (app_told_ || x_ == nullptr) return;
   app_told_ = true;
   if (code != close_code::abnormal) {
-    std::string payload = close_payload(code, reason);
+    std::string payload = exchange::close_payload(code, reason);
     x_->deliver_message(exchange::message_kind::close, payload.data(), payload.size());
     x_->deliver_body_end();
   }

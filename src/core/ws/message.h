@@ -29,7 +29,7 @@
 #include "core/util/byte_buffer.h"
 #include "core/ws/deflate.h"
 #include "core/ws/frame.h"
-#include "core/ws/utf8.h"
+#include "core/util/utf8.h"
 
 namespace baton::ws {
 
@@ -201,7 +201,7 @@ class message_reader {
                     static_cast<unsigned char>(payload[1]);
     if (!valid_close_code(code)) return fail(close_code::protocol_error, "a close code no endpoint may send");
     std::string_view reason = payload.substr(2);
-    if (!valid_utf8(reason.data(), reason.size())) return fail(close_code::invalid_payload, "a close reason that is not UTF-8");
+    if (!util::valid_utf8(reason.data(), reason.size())) return fail(close_code::invalid_payload, "a close reason that is not UTF-8");
     done_ = true;
     hooks_->on_close(static_cast<uint16_t>(code), reason);
     return false;
@@ -235,7 +235,7 @@ class message_reader {
   bool text_ = false;
   bool compressed_ = false;
   bool ascii_ = false;  // every byte of the message so far (inflated, when compressed) is below 0x80
-  utf8_validator utf8_;
+  util::utf8_validator utf8_;
   byte_buffer message_;
   byte_buffer control_;
 };

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "core/metrics/exposition.h"
-#include "core/metrics/listener.h"
+#include "core/admin/metrics_listener.h"
 #include "core/metrics/record.h"
 #include "core/metrics/region.h"
 #include "core/metrics/stopwatch.h"
@@ -162,15 +162,15 @@ TEST(MetricsRegion, AForkedWorkersCountsAreSeenByItsParent) {
 
 TEST(MetricsListener, WhatIsNotAScrapeGetsItsOwnAnswer) {
   m::region r(1, 1);
-  auto status = [&](std::string_view head) { return m::answer(head, r, info).substr(0, 12); };
+  auto status = [&](std::string_view head) { return baton::admin::answer(head, r, info).substr(0, 12); };
   EXPECT_EQ(status("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"), "HTTP/1.1 200");
   EXPECT_EQ(status("GET /other HTTP/1.1\r\nHost: x\r\n\r\n"), "HTTP/1.1 404");
   EXPECT_EQ(status("POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"), "HTTP/1.1 405");
   EXPECT_EQ(status("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), "HTTP/1.1 400");
   EXPECT_EQ(status(std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 15)), "HTTP/1.1 400");
-  std::string head = m::answer("HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n", r, info);
+  std::string head = baton::admin::answer("HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n", r, info);
   EXPECT_EQ(head.substr(head.size() - 4), "\r\n\r\n");  // no body
-  std::string open = m::answer("GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: application/openmetrics-text\r\n\r\n",
+  std::string open = baton::admin::answer("GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: application/openmetrics-text\r\n\r\n",
                                r, info);
   EXPECT_NE(open.find("Content-Type: application/openmetrics-text"), std::string::npos);
 }
@@ -187,7 +187,7 @@ TEST(MetricsListener, AScrapeOverASocketIsAnsweredByItsThread) {
   ASSERT_EQ(listen(fd, 16), 0);
   socklen_t len = sizeof a;
   getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  m::listener served(fd, r, info);
+  baton::admin::metrics_listener served(fd, r, info);
   int c = socket(AF_INET, SOCK_STREAM, 0);
   ASSERT_EQ(connect(c, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
   std::string request = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";

@@ -14,7 +14,7 @@
 #include "core/ws/handshake.h"
 #include "core/ws/message.h"
 #include "core/util/text.h"
-#include "core/ws/utf8.h"
+#include "core/util/utf8.h"
 
 namespace {
 
@@ -24,16 +24,16 @@ using namespace std::string_literals;
 // --- UTF-8 -----------------------------------------------------------------
 
 TEST(Utf8, AcceptsValidTextAndRejectsWhatRfc3629Forbids) {
-  EXPECT_TRUE(ws::valid_utf8("", 0));
+  EXPECT_TRUE(baton::util::valid_utf8("", 0));
   std::string good = "Hello-\xc2\xb5@\xc3\x9f\xc3\xb6\xc3\xa4\xc3\xbc\xc3\xa0\xc3\xa1-UTF-8!! \xf0\x9f\x98\x80 \xe2\x82\xac";
-  EXPECT_TRUE(ws::valid_utf8(good.data(), good.size()));
+  EXPECT_TRUE(baton::util::valid_utf8(good.data(), good.size()));
   for (std::string bad : {"\xc0\xaf"s,            // overlong
                           "\xe0\x80\xaf"s,        // overlong
                           "\xed\xa0\x80"s,        // a surrogate
                           "\xf4\x90\x80\x80"s,    // past U+10FFFF
                           "\xff"s, "\x80"s,       // never a lead
                           "\xce\xba\xe1\xbd"s}) {  // cut short
-    EXPECT_FALSE(ws::valid_utf8(bad.data(), bad.size())) << testing::PrintToString(bad);
+    EXPECT_FALSE(baton::util::valid_utf8(bad.data(), bad.size())) << testing::PrintToString(bad);
   }
 }
 
@@ -41,16 +41,16 @@ TEST(Utf8, FailsAtTheFirstByteThatCannotBecomeValidWhateverTheSplit) {
   // "κόσμε" then a byte that cannot follow: every split gives the same verdict.
   std::string text = "\xce\xba\xe1\xbd\xb9\xcf\x83\xce\xbc\xce\xb5";
   for (size_t cut = 0; cut <= text.size(); ++cut) {
-    ws::utf8_validator v;
+    baton::util::utf8_validator v;
     EXPECT_TRUE(v.feed(text.data(), cut));
     EXPECT_TRUE(v.feed(text.data() + cut, text.size() - cut));
     EXPECT_TRUE(v.complete());
   }
-  ws::utf8_validator v;
+  baton::util::utf8_validator v;
   EXPECT_TRUE(v.feed("\xce", 1));
   EXPECT_FALSE(v.complete()) << "half a character is not a complete text";
   EXPECT_FALSE(v.feed("\xce", 1)) << "a lead byte cannot follow a lead byte";
-  ws::utf8_validator early;
+  baton::util::utf8_validator early;
   EXPECT_FALSE(early.feed("\xf4\x90", 2)) << "past U+10FFFF is known at the second byte";
 }
 

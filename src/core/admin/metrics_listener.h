@@ -11,15 +11,15 @@
 
 #include "core/metrics/exposition.h"
 
-namespace baton::metrics {
+namespace baton::admin {
 
-class listener {
+class metrics_listener {
  public:
   // Serves on `fd` (bound and listening; owned from here) until destroyed.
-  listener(int fd, const region& r, build_info info);
-  ~listener();
-  listener(const listener&) = delete;
-  listener& operator=(const listener&) = delete;
+  metrics_listener(int fd, const metrics::region& r, metrics::build_info info);
+  ~metrics_listener();
+  metrics_listener(const metrics_listener&) = delete;
+  metrics_listener& operator=(const metrics_listener&) = delete;
 
   // Scrapes answered (tests and logs).
   uint64_t scrapes() const { return scrapes_.load(std::memory_order_relaxed); }
@@ -28,14 +28,14 @@ class listener {
   void serve();
   int fd_;
   int stop_fd_;
-  const region& region_;
-  build_info info_;
+  const metrics::region& region_;
+  metrics::build_info info_;
   std::atomic<uint64_t> scrapes_{0};
   std::thread thread_;
 };
 
 // The answer to one request head (exposed for tests): the whole response,
 // head and body.
-std::string answer(std::string_view head, const region& r, const build_info& info);
+std::string answer(std::string_view head, const metrics::region& r, const metrics::build_info& info);
 
-}  // namespace baton::metrics
+}  // namespace baton::admin

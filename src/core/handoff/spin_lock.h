@@ -8,7 +8,7 @@
 
 #include "core/handoff/parker.h"
 
-namespace baton::util {
+namespace baton::handoff {
 
 class spin_lock {
  public:
@@ -16,8 +16,8 @@ class spin_lock {
     int spins = 0;
     while (locked_.exchange(true, std::memory_order_acquire)) {
       while (locked_.load(std::memory_order_relaxed)) {
-        if (++spins < 64) handoff::cpu_relax();
-        else handoff::yield_thread();
+        if (++spins < 64) cpu_relax();
+        else yield_thread();
       }
     }
   }
@@ -27,4 +27,4 @@ class spin_lock {
   std::atomic<bool> locked_{false};
 };
 
-}  // namespace baton::util
+}  // namespace baton::handoff

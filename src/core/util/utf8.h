@@ -11,7 +11,7 @@
 #include <string_view>
 #include <cstring>
 
-namespace baton::ws {
+namespace baton::util {
 
 class utf8_validator {
  public:
@@ -111,4 +111,4 @@ inline std::string_view utf8_prefix(std::string_view text, size_t limit) {
   return text.substr(0, n);
 }
 
-}  // namespace baton::ws
+}  // namespace baton::util

@@ -1,4 +1,4 @@
-#include "core/metrics/listener.h"
+#include "core/admin/metrics_listener.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -17,7 +17,7 @@
 #include "core/util/log.h"
 #include "core/util/text.h"
 
-namespace baton::metrics {
+namespace baton::admin {
 
 namespace {
 
@@ -65,7 +65,7 @@ struct client {
 
 }  // namespace
 
-std::string answer(std::string_view head, const region& r, const build_info& info) {
+std::string answer(std::string_view head, const metrics::region& r, const metrics::build_info& info) {
   exchange::request_limits lim;
   lim.max_request_line = 2048;
   lim.max_header_bytes = max_head;
@@ -86,19 +86,19 @@ std::string answer(std::string_view head, const region& r, const build_info& inf
   for (size_t i = 0; i < req.field_count; ++i) {
     if (util::equals_ignore_case(req.fields[i].name, "accept")) accept = req.fields[i].value;
   }
-  format f = format_for(accept);
-  std::string body = render(r, f, info);
-  std::string out = response(200, "OK", content_type(f), body);
+  metrics::format f = metrics::format_for(accept);
+  std::string body = metrics::render(r, f, info);
+  std::string out = response(200, "OK", metrics::content_type(f), body);
   if (req.is_head) out.resize(out.size() - body.size());
   return out;
 }
 
-listener::listener(int fd, const region& r, build_info info)
+metrics_listener::metrics_listener(int fd, const metrics::region& r, metrics::build_info info)
     : fd_(fd), stop_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)), region_(r), info_(std::move(info)) {
   thread_ = std::thread([this] { serve(); });
 }
 
-listener::~listener() {
+metrics_listener::~metrics_listener() {
   uint64_t one = 1;
   ssize_t ignored = ::write(stop_fd_, &one, sizeof one);
   (void)ignored;
@@ -111,7 +111,7 @@ listener::~listener() {
 // for another client) and each client reading its head. An answer is small
 // and written in one go (a scrape of a few kilobytes; a client that cannot
 // take it is dropped), then the client is closed.
-void listener::serve() {
+void metrics_listener::serve() {
   std::vector<client> clients;
   std::vector<pollfd> set;
   char buffer[4096];
@@ -158,4 +158,4 @@ void listener::serve() {
   for (client& c : clients) ::close(c.fd);
 }
 
-}  // namespace baton::metrics
+}  // namespace baton::admin
