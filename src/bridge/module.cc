@@ -19,6 +19,7 @@
 #include "bridge/py_compat.h"
 #include "bridge/py_ref.h"
 #include "bridge/server_setup.h"
+#include "bridge/stop_handle.h"
 #include "bridge/wsgi/handler.h"
 #include "bridge/wsgi/loop_wait.h"
 #include "bridge/wsgi/pool.h"
@@ -177,6 +178,8 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   server::server& s = *built.srv;
+  stop_handle_attachment attached(kwargs, s);  // detached as serve() returns, before the server goes
+  if (!attached.ok()) return nullptr;
   std::string failure;
   try {
     if (keyword_flag(kwargs, "native_hello", false)) {
@@ -241,7 +244,7 @@ template <typename Visit>
 void for_each_object(bridge_types& t, Visit visit) {
   for (PyTypeObject** type : {&t.completed, &t.failed, &t.waiting, &t.receive, &t.send, &t.request_coroutine,
                               &t.asgi_server, &t.wsgi_input, &t.start_response, &t.file_wrapper,
-                              &t.metrics_region}) {
+                              &t.metrics_region, &t.stop_handle}) {
     visit(reinterpret_cast<PyObject**>(type));
   }
   visit(&t.client_disconnected);
@@ -268,12 +271,14 @@ void module_free(void* module) { module_clear(static_cast<PyObject*>(module)); }
 int module_exec(PyObject* module) {
   bridge_types& t = state_of(module);
   if (!intern_names() || !awaitable_types_add(module, t) || !coroutine_types_add(module, t) ||
-      !asgi_server_type_add(module, t) || !wsgi_types_add(module, t) || !metrics_types_add(module, t)) {
+      !asgi_server_type_add(module, t) || !wsgi_types_add(module, t) || !metrics_types_add(module, t) ||
+      !stop_handle_type_add(module, t)) {
     return -1;
   }
   if (PyModule_AddObjectRef(module, "ClientDisconnected", t.client_disconnected) < 0 ||
       PyModule_AddType(module, t.request_coroutine) < 0 || PyModule_AddType(module, t.asgi_server) < 0 ||
-      PyModule_AddType(module, t.file_wrapper) < 0 || PyModule_AddType(module, t.metrics_region) < 0) {
+      PyModule_AddType(module, t.file_wrapper) < 0 || PyModule_AddType(module, t.metrics_region) < 0 ||
+      PyModule_AddType(module, t.stop_handle) < 0) {
     return -1;
   }
   types = t;

@@ -31,6 +31,8 @@ struct bridge_types {
   PyTypeObject* file_wrapper = nullptr;
   // The metrics region (metrics.cc).
   PyTypeObject* metrics_region = nullptr;
+  // The handle another thread stops one server with (stop_handle.cc).
+  PyTypeObject* stop_handle = nullptr;
   // baton._baton.ClientDisconnected, the OSError a send() to a client that
   // has gone away raises, and asyncio.CancelledError.
   PyObject* client_disconnected = nullptr;

@@ -162,6 +162,10 @@ const option_entry option_table[] = {
        c.retire_signal = static_cast<int>(v.number);
        return true;
      }},
+    {"stop_watchdog", kind::flag, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.stop_watchdog = v.flag;
+       return true;
+     }},
     {"heartbeat", kind::object, 0, 0, set_heartbeat},
     {"parent_pid", kind::integer, 0, INT32_MAX, [](config_t& c, server_extras&, const option_value& v) {
        c.parent_pid = static_cast<int>(v.number);

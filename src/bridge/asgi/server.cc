@@ -21,6 +21,7 @@
 #include "bridge/module_state.h"
 #include "bridge/py_ref.h"
 #include "bridge/server_setup.h"
+#include "bridge/stop_handle.h"
 #include "core/server/server.h"
 #include "core/util/log.h"
 
@@ -36,6 +37,7 @@ struct asgi_server_object {
   PyObject* schedule_pass;  // inverted: callable that makes the asyncio side run a pass soon
   std::string* failure;
   server_extras* extras;  // what the server's config points to; freed after it
+  stop_handle_attachment* attached;  // the stop_handle option's, from the making to close()
   bool pump;
 };
 
@@ -78,6 +80,8 @@ int asgi_server_init(PyObject* py_self, PyObject* args, PyObject* kwargs) {
   self->extras = built.extras.release();
   self->runner = runner.release();
   self->srv->set_dispatcher(self->runner);
+  self->attached = new stop_handle_attachment(kwargs, *self->srv);
+  if (!self->attached->ok()) return -1;  // close() (from dealloc) frees what was made
   self->stopped = new std::atomic<bool>(false);
   self->failure = new std::string();
   self->pump = options.pump;
@@ -201,6 +205,8 @@ void close_server(asgi_server_object* self) {
     delete self->thread;
     self->thread = nullptr;
   }
+  delete self->attached;  // before the server goes
+  self->attached = nullptr;
   if (self->runner != nullptr) self->runner->abandon();
   if (self->srv != nullptr) {
     self->srv->set_dispatcher(nullptr);

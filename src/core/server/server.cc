@@ -78,7 +78,7 @@ server::server(const server_config& config, std::vector<int> listeners)
   mallopt(M_TRIM_THRESHOLD, 128 << 20);  // NOLINT(concurrency-mt-unsafe)
   // Made here, not in run(), so request_shutdown() from another thread
   // never races its creation.
-  watchdog_ = std::make_unique<stop_watchdog>(config_.graceful_timeout_ms, 1000);
+  if (config_.stop_watchdog) watchdog_ = std::make_unique<stop_watchdog>(config_.graceful_timeout_ms, 1000);
   loop_.set_wake_handler(this);
   loop_.set_inbox_handler(this);
 }
@@ -115,7 +115,7 @@ void server::start() {
   // One signal policy for every shape (on_io): with handle_signals off the
   // embedding program owns the signals and passes them on (deliver_signal).
   signals_ = std::make_unique<loop_signals>(loop_.wake_fd(), &draining_, config_.retire_signal, config_.handle_signals);
-  signals_->watch_with(*watchdog_);
+  if (watchdog_) signals_->watch_with(*watchdog_);
   for (listener_watch& l : listeners_) watch_listener(l);
   loop_.arm(trim_timer_, loop_.now_ms() + trim_interval_ms);
   if (config_.heartbeat != nullptr || config_.app_timeout_ms > 0 || config_.parent_pid > 0) watch_.on_timer();

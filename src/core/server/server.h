@@ -68,6 +68,10 @@ struct server_config {
   bool shared_listeners = false;
   size_t max_queued_requests = 1024;  // accepting pauses past this many waiting requests
   bool handle_signals = true;         // false when the embedding program owns SIGTERM/SIGINT
+  // A stop that overruns its budget ends the process (stop_watchdog). Off
+  // for a server embedded in a program that must outlive it (a test
+  // process serving on a thread): that program decides what to do instead.
+  bool stop_watchdog = true;
   // A signal that retires (0: none): SIGHUP when serving alone (the caller
   // reloads, with the listeners kept open for it: catch_hangup), SIGUSR2
   // for a worker under a master.
