@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import sys
 
-from baton import binding, loading, logging_setup, metrics
+from baton import binding, config_file, hooks, loading, logging_setup, metrics
 from baton import config as config_module
 from baton.config import Config
+from baton.config_file import FileSettings
 from baton.process import fail, load_app, remove_pid, serve_in_process, write_pid
 
 # The directory baton was started from: a reload in place (SIGHUP) starts
@@ -56,9 +57,10 @@ def prepare(config: Config) -> None:
             raise OSError(f"cannot open the access log {config.access_logfile}: {error.strerror}") from None
 
 
-def reload_in_place(kept: list[int], unix_paths: list[str]) -> None:
+def reload_in_place(kept: list[int], unix_paths: list[str], argv: list[str]) -> None:
     """Starts this program over in this process (same pid) on the same sockets,
-    passed as systemd passes them (LISTEN_FDS from descriptor 3)."""
+    passed as systemd passes them (LISTEN_FDS from descriptor 3): `argv`
+    is what runs again."""
     count = len(kept)
     # First out of the way of 3..3+count, then into place, inheritable.
     high = [os.dup(fd) for fd in kept]
@@ -77,14 +79,27 @@ def reload_in_place(kept: list[int], unix_paths: list[str]) -> None:
     os.chdir(START_DIRECTORY)
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execv(sys.executable, [sys.executable, "-m", "baton", *sys.argv[1:]])
+    os.execv(sys.executable, argv)
 
 
-def serve_alone(config: Config) -> int:
+def command_argv() -> list[str]:
+    """The baton command as it was started, for a reload in place."""
+    return [sys.executable, "-m", "baton", *sys.argv[1:]]
+
+
+def serve_alone(config: Config, argv: list[str]) -> int:
+    """Serving in this process, its own one worker (hooks: baton.hooks)."""
+    server = hooks.Server(config)
+    worker = hooks.Worker(server, 1, os.getpid())
+    hooks.call("nworkers_changed", server, 1, None)
+    hooks.call("on_starting", server)
+    hooks.call("post_fork", server, worker)
     try:
         app, interface = load_app(config)
     except loading.AppLoadError as error:
         return fail(str(error), error.detail)
+    worker.wsgi, worker.booted = app, True
+    hooks.call("post_worker_init", worker)
     reexec = os.environ.pop(REEXEC_MARK, None)
     try:
         listeners = binding.spread(binding.open_listeners(config), config)
@@ -105,29 +120,37 @@ def serve_alone(config: Config) -> int:
     unix_paths = [listener.unix_path for listener in listeners if listener.unix_path]
     from baton.serve import WorkerContext
 
-    worker = WorkerContext()
+    context = WorkerContext()
     if region is not None:
         region.started(0, os.getpid(), False)
-        worker.metrics = (region, 0)
+        context.metrics = (region, 0)
         logging_setup.logger.info("metrics at %s", metrics.shown(config))
-    status, reason, kept = serve_in_process(config, app, interface, listeners, worker)
+    hooks.call("when_ready", server)
+    status, reason, kept = serve_in_process(config, app, interface, listeners, context)
+    worker.alive = False
+    hooks.call("worker_exit", server, worker)
     if reason == "hangup" and kept:
         logging_setup.logger.info("reloading: starting over on the same sockets")
-        reload_in_place(kept, unix_paths)
+        hooks.call("on_reload", server)
+        hooks.call("pre_exec", server)
+        reload_in_place(kept, unix_paths, argv)
     for path in unix_paths:
         binding.remove_socket_file(binding.Listener(None, "", "", 0, path))
     remove_pid(config)
+    hooks.call("on_exit", server)
     logging_setup.logger.info("baton stopped")
     return status
 
 
-def main(argv: list[str] | None = None) -> int:
-    config = config_module.resolve(argv)
+def start(config: Config, settings: FileSettings | None = None, argv: list[str] | None = None) -> int:
+    """Everything after the options are resolved, for the command and baton.run():
+    the file's environment and hooks, the process prepared, logging, then
+    serving alone or under a master. Raises UsageError for a bad path."""
+    if settings is not None:
+        config_file.apply_environment(settings)
+        hooks.install(settings.hooks)
     try:
         prepare(config)
-    except config_module.UsageError as error:
-        print(f"baton: error: {error}", file=sys.stderr)
-        return 2
     except (OSError, ValueError) as error:
         return fail(str(error))
     try:
@@ -136,11 +159,30 @@ def main(argv: list[str] | None = None) -> int:
         return fail(f"--log-config {config.log_config}: {type(error).__name__}: {error}")
     if config.log_config:
         logging_setup.route_core_logs()
+    if settings is not None:
+        for note in settings.notes:
+            logging_setup.logger.info("%s", note)
+        if settings.warning():
+            logging_setup.logger.warning("%s", settings.warning())
     if config.supervised:
         from baton import master
 
         return master.run(config)
-    return serve_alone(config)
+    return serve_alone(config, argv or command_argv())
+
+
+def main(argv: list[str] | None = None) -> int:
+    resolved = config_module.load(argv)
+    if resolved.print_config:
+        from baton import config_report
+
+        print(config_report.render(resolved))
+        return 0
+    try:
+        return start(resolved.config, resolved.file)
+    except config_module.UsageError as error:
+        print(f"baton: error: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Options, resolved once: command line over BATON_* environment over defaults.
+"""Options, resolved once: command line over BATON_* environment over a
+configuration file (-c) over defaults.
 
 Each option is declared once in OPTIONS; the command line, its --help, the
 environment lookup, the validation and the Config object all come from that
@@ -428,6 +429,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the application as module:attribute (the attribute may be dotted); a module alone "
                         "means its 'application', else its 'app'")
     parser.add_argument("--version", action="version", version=f"baton {__version__}")
+    # Read before the option table's values: the file is the lowest layer under them.
+    parser.add_argument("-c", "--config", metavar="FILE", default=None,
+                        help="read options from FILE: a gunicorn-style Python file (gunicorn.conf.py: its settings "
+                        "and server hooks) or a .toml file of baton's option names; the environment and the command "
+                        "line override it (BATON_CONFIG names it too)")
+    parser.add_argument("--print-config", action="store_true",
+                        help="print every option's value and where it came from (default, file, environment, "
+                        "command line), then exit")
     for option in OPTIONS:
         names = [option.short, option.cli] if option.short else [option.cli]
         text = option.help % {"default": option.default} if "%(default)" in option.help else option.help
@@ -453,42 +462,184 @@ def _from_environment(option: Option, text: str):
     return converted if option.repeat else converted[0]
 
 
-def resolve(argv: list[str] | None = None, environ: dict[str, str] | None = None) -> Config:
-    """Parse argv and the environment into a Config. Exits with status 2 on bad input."""
-    environ = os.environ if environ is None else environ
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    values: dict[str, Any] = {"app": args.app if args.app is not None else environ.get("BATON_APP")}
+class ConfigError(ValueError):
+    """A bad option value, or options that do not go together. The message is
+    the one line the command prints after 'baton: error: '; baton.run()
+    raises it as it is (a ValueError)."""
+
+
+def _converted(option: Option, value: Any) -> Any:
+    """One value of `option` from text (the environment, a file) or a Python
+    value (a keyword argument, a configuration file), checked by the
+    option's own converter, so every way in gives the same message."""
+    if isinstance(value, str):
+        converted = option.kind(value)
+    elif option.kind is _bool:
+        if not isinstance(value, (bool, int)) or value not in (0, 1):
+            raise ValueError(f"not a boolean: {value!r}")
+        converted = bool(value)
+    elif isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"expected {'a number' if option.kind is not str else 'text'}, got {value!r}")
+    elif option.kind is _mode:
+        converted = _mode(format(int(value), "o")) if value == int(value) else _mode(str(value))
+    else:
+        # int() first: an IntEnum (ssl.CERT_REQUIRED) reads as its name on Python 3.10.
+        converted = option.kind(str(int(value)) if isinstance(value, int) else str(value))
+    if option.choices and converted not in option.choices:
+        raise ValueError(f"choose from {', '.join(option.choices)}")
+    return converted
+
+
+def converted_value(option: Option, value: Any) -> Any:
+    """`value` for `option`; a repeatable option takes one value or a list of them."""
+    if option.repeat:
+        items = value if isinstance(value, (list, tuple)) else [value]
+        return tuple(_converted(option, item) for item in items)
+    return _converted(option, value)
+
+
+OPTIONS_BY_NAME = {option.name: option for option in OPTIONS}
+
+
+@dataclasses.dataclass
+class Layer:
+    """Option values from one source (a file, the environment, the command
+    line, keyword arguments), converted, and where each came from."""
+
+    values: dict[str, Any] = dataclasses.field(default_factory=dict)
+    where: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    def put(self, name: str, value: Any, where: str) -> None:
+        self.values[name] = value
+        self.where[name] = where
+
+
+def environment_layer(environ) -> Layer:
+    layer = Layer()
     for option in OPTIONS:
-        value = getattr(args, option.name)
-        if value is None and option.env in environ:
+        if option.env in environ:
             try:
                 value = _from_environment(option, environ[option.env])
             except ValueError as error:
-                parser.error(f"{option.env}={environ[option.env]!r}: {error}")
+                raise ConfigError(f"{option.env}={environ[option.env]!r}: {error}") from None
+            layer.put(option.name, tuple(value) if option.repeat else value, f"environment {option.env}")
+    return layer
+
+
+def keyword_layer(options: dict[str, Any], caller: str) -> Layer:
+    """baton.run()'s keyword arguments, named as the options are (underscores)."""
+    layer = Layer()
+    for name, value in options.items():
+        option = OPTIONS_BY_NAME.get(name)
+        if option is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, OPTION_NAMES, 1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise TypeError(f"{caller}() got an unknown option {name!r}{hint}")
         if value is None:
-            value = () if option.repeat else option.default
-        elif option.repeat:
-            value = tuple(value)
-        values[option.name] = value
-    config = Config(**values)
-    if config.app is None and not config.native_hello:
-        parser.error("APP is required (module:attribute), unless --native-hello is given")
+            continue  # as not given: the default (or a lower layer's value) stands
+        try:
+            layer.put(name, converted_value(option, value), "keyword argument")
+        except ValueError as error:
+            raise ConfigError(f"{name}={value!r}: {error}") from None
+    return layer
+
+
+def assemble(app: str | None, layers: list[Layer]) -> tuple[Config, dict[str, str]]:
+    """The Config from the layers, each over the ones before it and all over
+    the defaults, and where each value came from; checked (ConfigError)."""
+    values: dict[str, Any] = {"app": app}
+    sources: dict[str, str] = {}
+    for option in OPTIONS:
+        values[option.name] = () if option.repeat else option.default
+        sources[option.name] = "default"
+        for layer in layers:
+            if option.name in layer.values:
+                values[option.name] = layer.values[option.name]
+                sources[option.name] = layer.where[option.name]
+    return Config(**values), sources
+
+
+def check(config: Config, require_app: bool = True) -> None:
+    """The rules between options (ConfigError), the same for every way in."""
+    if require_app and config.app is None and not config.native_hello:
+        raise ConfigError("APP is required (module:attribute), unless --native-hello is given")
     if len(config.static_path_route) != len(config.static_path_mount):
-        parser.error("give --static-path-route and --static-path-mount in pairs "
-                     f"({len(config.static_path_route)} routes, {len(config.static_path_mount)} mounts)")
+        raise ConfigError("give --static-path-route and --static-path-mount in pairs "
+                          f"({len(config.static_path_route)} routes, {len(config.static_path_mount)} mounts)")
     if config.health_path and config.health_path in config.static_path_route:
-        parser.error(f"--health-path {config.health_path} is also a --static-path-route")
+        raise ConfigError(f"--health-path {config.health_path} is also a --static-path-route")
     if not config.ssl_certfile:
         given = [o.cli for o in OPTIONS if o.name.startswith("ssl_") and getattr(config, o.name) != o.default]
         if given:
-            parser.error(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --ssl-certfile")
+            raise ConfigError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --ssl-certfile")
     if config.ssl_cert_reqs and not config.ssl_ca_certs:
-        parser.error("--ssl-cert-reqs needs --ssl-ca-certs (the CAs client certificates are checked against)")
+        raise ConfigError("--ssl-cert-reqs needs --ssl-ca-certs (the CAs client certificates are checked against)")
     if config.max_requests_jitter and not config.max_requests:
-        parser.error("--max-requests-jitter needs --max-requests")
+        raise ConfigError("--max-requests-jitter needs --max-requests")
     if config.threads > 1 and getattr(sys, "_is_gil_enabled", lambda: True)():
-        parser.error(f"--threads {config.threads} needs a free-threaded CPython (3.13t or later) running without "
-                     "the GIL; this one has a GIL (use --workers to serve from more cores)")
-    return config
+        raise ConfigError(f"--threads {config.threads} needs a free-threaded CPython (3.13t or later) running "
+                          "without the GIL; this one has a GIL (use --workers to serve from more cores)")
 
+
+@dataclasses.dataclass
+class Resolved:
+    """What the command resolved: the Config, where each value came from,
+    and the configuration file read (baton.config_file.FileSettings), if any."""
+
+    config: Config
+    sources: dict[str, str]
+    file: Any = None
+    print_config: bool = False
+
+
+def command_line_layer(args: argparse.Namespace) -> Layer:
+    layer = Layer()
+    for option in OPTIONS:
+        value = getattr(args, option.name)
+        if value is not None:
+            layer.put(option.name, tuple(value) if option.repeat else value, "command line")
+    return layer
+
+
+def _app(args: argparse.Namespace, environ, settings) -> tuple[str | None, str]:
+    """APP and where it came from: the command line, BATON_APP, or the file's wsgi_app (or app)."""
+    if args.app is not None:
+        return args.app, "command line"
+    if environ.get("BATON_APP") is not None:
+        return environ["BATON_APP"], "environment BATON_APP"
+    if settings is not None and settings.app is not None:
+        return settings.app, settings.where
+    return None, "default"
+
+
+def load(argv: list[str] | None = None, environ=None) -> Resolved:
+    """The command's options: built-in defaults, under the configuration
+    file (-c FILE or BATON_CONFIG), under BATON_* environment variables,
+    under the command line. Exits with status 2 on bad input."""
+    environ = os.environ if environ is None else environ
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    path = args.config or environ.get("BATON_CONFIG") or None
+    try:
+        settings = None
+        layers = []
+        if path:
+            from baton import config_file
+
+            settings = config_file.read(path)
+            layers.append(settings.layer)
+        layers += [environment_layer(environ), command_line_layer(args)]
+        app, app_source = _app(args, environ, settings)
+        config, sources = assemble(app, layers)
+        sources["app"] = app_source
+        check(config, require_app=not args.print_config)
+    except ConfigError as error:
+        parser.error(str(error))
+    return Resolved(config, sources, settings, args.print_config)
+
+
+def resolve(argv: list[str] | None = None, environ: dict[str, str] | None = None) -> Config:
+    """Parse argv, the environment and a configuration file into a Config. Exits with status 2 on bad input."""
+    return load(argv, environ).config

@@ -2,7 +2,8 @@
 chosen shape, and keeps them going.
 
 It never imports the application, so every worker it forks imports fresh
-code. Signals, as gunicorn's master takes them:
+code (unless baton.run() was given the app object itself: the workers
+inherit that object at their fork, a reload included). Signals, as gunicorn's master takes them:
 
   TERM      graceful stop: every worker drains (within --graceful-timeout), then exit 0
   INT, QUIT quick stop: workers close their connections now
@@ -36,7 +37,7 @@ import sys
 import time
 import traceback
 
-from baton import binding, loading, logging_setup, metrics, process
+from baton import binding, hooks, loading, logging_setup, metrics, process
 from baton.config import Config
 
 logger = logging_setup.logger
@@ -66,6 +67,7 @@ class Worker:
     killed: bool = False
     stuck_since: float = 0.0  # when a loop thread of it was found stuck (--threads: retired first)
     over_memory: bool = False  # recycled for --max-worker-rss (retired once its replacement serves)
+    view: hooks.Worker | None = None  # what server hooks are given for it
 
 
 class Master:
@@ -93,10 +95,14 @@ class Master:
         self.metrics = None  # the metrics region, with --metrics-bind (baton.metrics)
         self.used_slots: set[int] = set()  # scoreboard slots a worker has had (a new one there is a restart)
         self.next_rss_check = 0.0
+        self.hook_server = hooks.Server(config, self)  # what server hooks are given for the master
+        self.spawned = 0  # workers started so far: the next one's age, for hooks
 
     # --- the loop ---------------------------------------------------------------
 
     def run(self) -> int:
+        hooks.call("nworkers_changed", self.hook_server, self.target, None)
+        hooks.call("on_starting", self.hook_server)
         try:
             self.listeners = binding.spread(binding.open_listeners(self.config), self.config)
             self.metrics = metrics.start(self.config, MAX_SLOTS)
@@ -114,6 +120,7 @@ class Master:
             logger.info("metrics at %s", metrics.shown(self.config))
         if self.config.reload:
             self.watcher = start_watcher(self.config, self.request_reload)
+        hooks.call("when_ready", self.hook_server)
         status = 0
         try:
             status = self.loop()
@@ -123,6 +130,7 @@ class Master:
             signal.set_wakeup_fd(-1)
             binding.close_listeners(self.listeners)
             process.remove_pid(self.config)
+        hooks.call("on_exit", self.hook_server)
         logger.info("baton stopped")
         return status
 
@@ -186,10 +194,12 @@ class Master:
             elif signo == signal.SIGTTIN:
                 self.target += 1
                 logger.info("SIGTTIN: %d workers", self.target)
+                hooks.call("nworkers_changed", self.hook_server, self.target, self.target - 1)
             elif signo == signal.SIGTTOU:
                 if self.target > 1:
                     self.target -= 1
                     logger.info("SIGTTOU: %d workers", self.target)
+                    hooks.call("nworkers_changed", self.hook_server, self.target, self.target + 1)
                     if self.target < self.config.worker_count and binding.spreading(self.config):
                         # Fewer workers than parts of the sockets: a new
                         # generation divides every part among them.
@@ -237,6 +247,9 @@ class Master:
             stamp.value = 0
         jitter = random.randint(0, self.config.max_requests_jitter) if self.config.max_requests_jitter else 0
         max_requests = self.config.max_requests + jitter if self.config.max_requests else 0
+        self.spawned += 1
+        view = hooks.Worker(self.hook_server, self.spawned)
+        hooks.call("pre_fork", self.hook_server, view)
         sys.stdout.flush()
         sys.stderr.flush()
         master = os.getpid()
@@ -248,20 +261,24 @@ class Master:
             try:
                 if not die_with_parent(master, signal.SIGUSR2):
                     os._exit(0)  # the master died between the fork and now: nothing to serve for
-                status = self.worker_main(slot, shares, max_requests, master)
+                view.pid = os.getpid()
+                status = self.worker_main(slot, shares, max_requests, master, view)
             except BaseException:  # noqa: BLE001 - whatever happens, the child must not return into the master
                 traceback.print_exc()
             finally:
                 sys.stdout.flush()
                 sys.stderr.flush()
                 os._exit(status)
-        self.workers[pid] = Worker(pid, slot, self.generation, position, shares, time.monotonic())
+        view.pid = pid
+        self.hook_server.WORKERS[pid] = view
+        self.workers[pid] = Worker(pid, slot, self.generation, position, shares, time.monotonic(), view=view)
         if self.metrics is not None:
             self.metrics.started(slot, pid, slot in self.used_slots)
         self.used_slots.add(slot)
         logger.info("started worker %d", pid)
 
-    def worker_main(self, slot: int, shares: tuple[int, ...], max_requests: int, master: int) -> int:
+    def worker_main(self, slot: int, shares: tuple[int, ...], max_requests: int, master: int,
+                    view: hooks.Worker) -> int:
         for signo in HANDLED_SIGNALS:
             signal.signal(signo, signal.SIG_DFL)
         signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the master's; a closed terminal must not kill workers
@@ -274,11 +291,22 @@ class Master:
         random.seed()
         if self.config.log_config:
             logging_setup.route_core_logs()
+        hooks.call("post_fork", self.hook_server, view)
+        try:
+            return self.serve_as_worker(slot, shares, max_requests, master, view)
+        finally:
+            view.alive = False
+            hooks.call("worker_exit", self.hook_server, view)
+
+    def serve_as_worker(self, slot: int, shares: tuple[int, ...], max_requests: int, master: int,
+                        view: hooks.Worker) -> int:
         try:
             app, interface = process.load_app(self.config)
         except loading.AppLoadError as error:
             process.fail(str(error), error.detail)
             return EXIT_APP_LOAD_FAILED
+        view.wsgi, view.booted = app, True
+        hooks.call("post_worker_init", view)
         from baton.serve import WorkerContext
 
         worker = WorkerContext(
@@ -289,6 +317,8 @@ class Master:
         listeners = binding.share(self.listeners, loops, self.threads)
         status, reason, _ = process.serve_in_process(self.config, app, interface, listeners, worker)
         if reason == "app-timeout":
+            view.aborted = True
+            hooks.call("worker_abort", view)
             return EXIT_APP_TIMEOUT
         if reason in ("max-requests", "hangup"):
             return EXIT_RETIRED
@@ -321,6 +351,10 @@ class Master:
                 continue
             self.free_slots.append(worker.slot)
             self.log_exit(worker, status)
+            if worker.view is not None:
+                worker.view.alive = False
+                self.hook_server.WORKERS.pop(pid, None)
+                hooks.call("child_exit", self.hook_server, worker.view)
             if self.metrics is not None:
                 self.metrics.retired(worker.slot, self.respawn_cause(worker, status))
             if (not self.stopping and os.WIFEXITED(status) and os.WEXITSTATUS(status) == EXIT_APP_LOAD_FAILED
@@ -395,6 +429,8 @@ class Master:
             return  # one at a time; the one under way imports the newest code anyway
         logger.info("%s: starting %d new worker%s, then retiring the old", why, self.target,
                     "s" if self.target != 1 else "")
+        if why == "SIGHUP":
+            hooks.call("on_reload", self.hook_server)
         self.reload_from = self.generation
         self.generation += 1
         self.next_spawn = 0.0
