@@ -142,16 +142,21 @@ def shape_of(config: Config) -> str:
 
 def run(config: Config, app, listeners: list[Listener], worker: WorkerContext,
         descriptors: list[tuple[int, str, int]] | None = None, in_thread: bool = False,
-        thread_index: int = 0, shared_listeners: bool = False) -> tuple[int, str, list[int]]:
+        thread_index: int = 0, shared_listeners: bool = False,
+        embedded: dict | None = None) -> tuple[int, str, list[int]]:
     """Serves until a stop: the exit status, why it stopped, and the sockets kept for a reload. One loop
     thread of --threads (baton.threads) passes its own `descriptors` and `in_thread`: an asyncio loop of
-    its own, the inverted shape, and the signals left to the main thread."""
+    its own, the inverted shape, and the signals left to the main thread. A server on a thread of a
+    program that owns the process (baton.serving) passes `embedded`, server options of its own: its
+    shape is the configured one, and it takes no signals and announces nothing."""
     loop = make_loop(config.loop)
     asyncio.set_event_loop(loop)
-    announce = None if in_thread else binding.shown(listeners, bool(config.ssl_certfile))
+    quiet = in_thread or embedded is not None
+    announce = None if quiet else binding.shown(listeners, bool(config.ssl_certfile))
     service = AsgiService(config, app, worker, descriptors if descriptors is not None else listener_args(listeners),
-                          "inverted" if in_thread else shape_of(config), signals=not in_thread, announce=announce,
-                          thread_index=thread_index, shared_listeners=shared_listeners)
+                          "inverted" if in_thread else shape_of(config), signals=not quiet, announce=announce,
+                          thread_index=thread_index, shared_listeners=shared_listeners,
+                          extra_options=embedded)
     try:
         return loop.run_until_complete(service.serve())
     finally:
@@ -295,7 +300,7 @@ class AsgiService:
 
     def __init__(self, config: Config, app, worker: WorkerContext, descriptors: list[tuple[int, str, int]],
                  shape: str, signals: bool, announce: str | None, thread_index: int = 0,
-                 shared_listeners: bool = False):
+                 shared_listeners: bool = False, extra_options: dict | None = None):
         self.config = config
         self.app = app
         self.worker = worker
@@ -305,6 +310,7 @@ class AsgiService:
         self.announce = announce  # where it serves, for the one line that says so (None: say nothing)
         self.thread_index = thread_index  # its loop's block in the worker's metrics slot
         self.shared_listeners = shared_listeners  # a socket other loops of this process wait on too
+        self.extra_options = extra_options or {}  # an embedded server's own (baton.serving)
         self.handled = [signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGUSR1,
                         signal.SIGUSR2 if worker.supervised else signal.SIGHUP]
 
@@ -329,6 +335,7 @@ class AsgiService:
         if self.worker.metrics:
             options["metrics"] = (*self.worker.metrics, self.thread_index)
         options["shared_listeners"] = self.shared_listeners
+        options.update(self.extra_options)
         server = _baton.AsgiServer(
             self.app, self.descriptors, loop, logging_setup.log_exception, state if lifespan.supported else None,
             pump=self.shape == "pump", schedule_pass=wiring.schedule if self.shape == "inverted" else None,

@@ -70,7 +70,18 @@ def is_asgi(app) -> bool:
 
 def load(spec: str, factory: bool, interface: str) -> tuple[object, str]:
     """The app and its interface ("wsgi" or "asgi")."""
-    app = import_from_string(spec)
+    return prepare(import_from_string(spec), spec, factory, interface)
+
+
+def named(app) -> str:
+    """An app object's name for the logs, as module:attribute would name it."""
+    module = getattr(app, "__module__", None) or type(app).__module__
+    name = getattr(app, "__qualname__", None) or type(app).__qualname__
+    return f"{module}:{name}"
+
+
+def prepare(app, spec: str, factory: bool, interface: str) -> tuple[object, str]:
+    """An app found (or given as an object): its factory called, and its interface."""
     if factory:
         try:
             app = app()

@@ -27,10 +27,18 @@ def fail(message: str, detail: str = "") -> int:
 import_warnings: list[warnings.WarningMessage] = []
 
 
+# baton.run() given the app object itself: taken instead of importing
+# config.app. A worker the master forks inherits it (the object was loaded
+# before the fork, as gunicorn's preload_app does).
+given_app: object | None = None
+
+
 def load_app(config: Config):
     """(app, interface), or raises AppLoadError."""
     if config.native_hello:
         return None, "wsgi"
+    if given_app is not None:
+        return loading.prepare(given_app, config.app or "the app", config.factory, config.interface)
     if config.threads == 1:
         return loading.load(config.app, config.factory, config.interface)
     with warnings.catch_warnings(record=True) as caught:

@@ -78,7 +78,10 @@ def describe_shape(config: Config) -> str:
 def run_wsgi(config: Config, app, listeners: list[Listener], worker: WorkerContext,
              descriptors: list[tuple[int, str, int]] | None = None, **thread_options) -> tuple[str, list[int]]:
     """Serves until a stop; returns why, and the sockets kept for a reload (single process, SIGHUP).
-    One loop thread of --threads passes its own `descriptors` and `thread_options` (baton.threads)."""
+    One loop thread of --threads passes its own `descriptors` and `thread_options` (baton.threads),
+    and runs the app on the loop thread; a server on a thread of a program that owns the process
+    (baton.serving) passes server options of its own as `thread_options` too."""
+    own_loop_thread = descriptors is not None
     options = server_options(config, worker)
     options["websocket"] = False  # a WSGI app gets an upgrade request as a plain one
     options.update(thread_options)
@@ -86,7 +89,7 @@ def run_wsgi(config: Config, app, listeners: list[Listener], worker: WorkerConte
         app,
         descriptors if descriptors is not None else listener_args(listeners),
         native_hello=config.native_hello,
-        blocking_threads=0 if thread_options else config.blocking_threads,
+        blocking_threads=0 if own_loop_thread else config.blocking_threads,
         # A/B switches for the benchmarks, not options: the attached loop of
         # before the detach, the pool without its turn barrier (=force keeps
         # it on a free-threaded interpreter, where it is off), and the
@@ -100,7 +103,7 @@ def run_wsgi(config: Config, app, listeners: list[Listener], worker: WorkerConte
         log_exception=logging_setup.log_exception,
         # The pool shape can give up on a request (504) and retire; inline
         # cannot look while the app runs: its master watches the heartbeat.
-        app_timeout=worker.app_timeout if config.blocking_threads and not thread_options else 0,
+        app_timeout=worker.app_timeout if config.blocking_threads and not own_loop_thread else 0,
         **options,
     )
     return reason, kept
