@@ -90,8 +90,8 @@ class GranianHost(Host):
         a = self.node.address
         env = {"FLEET_HOST": self.name, "FLEET_VERSION_FILE": str(self.version_file)}
         self.server = Server(["--interface", "wsgi", "--workers", "2", "--host", a, "--port", str(HTTP_PORT),
-                              "--workers-kill-timeout", "5", APP], netns=self.node.namespace, env=env)
-        self.server.program = [str(self.granian)]
+                              "--workers-kill-timeout", "5", APP], netns=self.node.namespace, env=env,
+                             python=str(self.granian), program=())
         self.server.start(timeout=30, ready=lambda: self.node.run(
             "curl", "-s", "-o", "/dev/null", "-m", "1", f"http://{a}:{HTTP_PORT}/healthz").returncode == 0)
 

@@ -31,12 +31,15 @@ SANITIZER_REPORTS = os.environ.get("BATON_TEST_SANITIZER_REPORTS")
 
 class Server:
     def __init__(self, args: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT,
-                 python: str = sys.executable, cpus: set[int] | None = None, netns: str | None = None):
+                 python: str = sys.executable, cpus: set[int] | None = None,
+                 program: tuple[str, ...] = ("-m", "baton"), netns: str | None = None):
         self.args = args
+        # What `python` runs: the command, a script that calls baton.run(), or
+        # nothing (a peer server given as `python`).
+        self.program = program
         self.cpus = cpus  # the CPUs it may run on (its affinity), if not this process's
         self.netns = netns  # the network namespace it runs in (tests/fleet), if not this process's
         self.python = python
-        self.program: list[str] | None = None  # another server in place of `python -m baton` (a peer)
         self.env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
         self.cwd = cwd
         self.proc: subprocess.Popen | None = None
@@ -64,7 +67,7 @@ class Server:
         # `ip netns exec` too enters the namespace and execs in place.
         inside = ["ip", "netns", "exec", self.netns] if self.netns else []
         self.proc = subprocess.Popen(
-            [*inside, *pinned, *(self.program or [self.python, "-m", "baton"]), *self.args],
+            [*inside, *pinned, self.python, *self.program, *self.args],
             cwd=self.cwd, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             # Its own process group: workers of a master that had to be killed go with it.
             start_new_session=True,
