@@ -148,7 +148,7 @@ def start(config: Config, settings: FileSettings | None = None, argv: list[str] 
     serving alone or under a master. Raises UsageError for a bad path."""
     if settings is not None:
         config_file.apply_environment(settings)
-        hooks.install(settings.hooks)
+    hooks.install(settings.hooks if settings is not None else {})
     try:
         prepare(config)
     except (OSError, ValueError) as error:

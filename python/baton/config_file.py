@@ -15,6 +15,7 @@ level, and `app`; a name baton does not know is an error.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import importlib.machinery
 import importlib.util
 import os
@@ -60,11 +61,24 @@ class FileSettings:
 
 
 def read(path: str) -> FileSettings:
+    """PATH, file:PATH or python:MODULE, as gunicorn's -c takes them."""
+    if path.startswith("python:"):
+        return read_module(path[len("python:"):])
+    path = path.removeprefix("file:")
     if not os.path.isfile(path):
         raise ConfigError(f"--config: no such file: {path!r}")
     if path.endswith(".toml"):
         return read_toml(path)
     return read_python(path)
+
+
+def read_module(name: str) -> FileSettings:
+    """python:MODULE: an importable module in gunicorn's form."""
+    try:
+        module = importlib.import_module(name)
+    except Exception as error:  # noqa: BLE001 - any failure of the user's module is one line
+        raise ConfigError(f"--config python:{name}: {type(error).__name__}: {error}") from None
+    return settings_of(FileSettings(f"python:{name}", module=module))
 
 
 def run_python_file(path: str) -> types.ModuleType:
@@ -85,7 +99,11 @@ def run_python_file(path: str) -> types.ModuleType:
 
 
 def read_python(path: str) -> FileSettings:
-    settings = FileSettings(path, module=run_python_file(path))
+    return settings_of(FileSettings(path, module=run_python_file(path)))
+
+
+def settings_of(settings: FileSettings) -> FileSettings:
+    """A gunicorn-style module's settings and hooks."""
     for name, value in vars(settings.module).items():
         if name.startswith("_") or isinstance(value, types.ModuleType):
             continue
