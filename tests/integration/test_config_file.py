@@ -207,6 +207,15 @@ def test_print_config_shows_each_layer_over_the_one_below(tmp_path):
     assert print_config("-c", str(conf))["workers"] == ("2", where)
 
 
+def test_the_file_may_be_named_as_gunicorn_takes_it_file_or_python_module(tmp_path):
+    write(tmp_path / "shopconf.py", "workers = 3\n")
+    write(tmp_path / "gunicorn.conf", "workers = 4\n")  # no .py: still a Python file
+    shown = print_config("-c", "python:shopconf", APP, env={"PYTHONPATH": str(tmp_path)})
+    assert shown["workers"] == ("3", "file python:shopconf")
+    shown = print_config("-c", f"file:{tmp_path / 'gunicorn.conf'}", APP)
+    assert shown["workers"] == ("4", f"file {tmp_path / 'gunicorn.conf'}")
+
+
 TOML = """
 app = "tests.integration.apps.entry_apps:hello"
 bind = "127.0.0.1:0"

@@ -170,6 +170,29 @@ def test_serving_drains_a_request_in_flight_before_it_returns(shape):
     assert refused(url)
 
 
+OVERRUN = """\
+import sys, threading, time
+sys.path.insert(0, {root!r})
+import baton, httpx
+from tests.integration.apps import entry_apps
+started = time.monotonic()
+with baton.serving(entry_apps.slow, blocking_threads=1, graceful_timeout=0.2) as url:
+    threading.Thread(target=lambda: httpx.get(url + "/?2", timeout=10), daemon=True).start()
+    entry_apps.inside.wait(10)
+print("the test process lives on after", round(time.monotonic() - started, 1), flush=True)
+"""
+
+
+def test_serving_outlives_a_request_that_overruns_the_graceful_timeout():
+    # The command's server ends its process when a stop overruns its budget;
+    # one serving a test must not (in a subprocess here, so a regression is
+    # seen as that process's death rather than this one's).
+    result = subprocess.run([sys.executable, "-c", OVERRUN.format(root=str(ROOT))], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "the test process lives on after" in result.stdout, (result.stdout, result.stderr)
+
+
 def test_serving_stops_only_its_own_server():
     with baton.serving(entry_apps.hello) as outer:
         with baton.serving(entry_apps.hello_asgi) as inner:
