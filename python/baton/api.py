@@ -43,7 +43,8 @@ def run(app: Any, **options: Any) -> None:
     path = options.pop("config", None) or os.environ.get("BATON_CONFIG")
     settings = config_file.read(path) if path else None
     layers = [settings.layer] if settings is not None else []
-    layers += [environment_layer(os.environ), keyword_layer(options, "baton.run")]
+    keywords = keyword_layer(options, "baton.run")
+    layers += [environment_layer(os.environ, under=keywords), keywords]
     given = not isinstance(app, str) and app is not None
     if given and not callable(app):
         raise TypeError(f"baton.run() takes 'module:attribute' or the app object, got {app!r}")

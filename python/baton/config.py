@@ -479,7 +479,8 @@ def _converted(option: Option, value: Any) -> Any:
             raise ValueError(f"not a boolean: {value!r}")
         converted = bool(value)
     elif isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"expected {'a number' if option.kind is not str else 'text'}, got {value!r}")
+        numeric = option.kind.__name__ in ("int", "float", "_seconds", "_seconds_or_off", "_cert_reqs", "_mode")
+        raise ValueError(f"expected {'a number' if numeric else 'a string'}, got {value!r}")
     elif option.kind is _mode:
         converted = _mode(format(int(value), "o")) if value == int(value) else _mode(str(value))
     else:
@@ -514,10 +515,12 @@ class Layer:
         self.where[name] = where
 
 
-def environment_layer(environ) -> Layer:
+def environment_layer(environ, under: Layer | None = None) -> Layer:
+    """BATON_* variables; those of options the layer `under` gives are not
+    read (a bad value there does not stop a command line that overrides it)."""
     layer = Layer()
     for option in OPTIONS:
-        if option.env in environ:
+        if option.env in environ and (under is None or option.name not in under.values):
             try:
                 value = _from_environment(option, environ[option.env])
             except ValueError as error:
@@ -548,7 +551,8 @@ def keyword_layer(options: dict[str, Any], caller: str) -> Layer:
 
 def assemble(app: str | None, layers: list[Layer]) -> tuple[Config, dict[str, str]]:
     """The Config from the layers, each over the ones before it and all over
-    the defaults, and where each value came from; checked (ConfigError)."""
+    the defaults, and where each value came from (check() applies the rules
+    between options)."""
     values: dict[str, Any] = {"app": app}
     sources: dict[str, str] = {}
     for option in OPTIONS:
@@ -630,7 +634,8 @@ def load(argv: list[str] | None = None, environ=None) -> Resolved:
 
             settings = config_file.read(path)
             layers.append(settings.layer)
-        layers += [environment_layer(environ), command_line_layer(args)]
+        command_line = command_line_layer(args)
+        layers += [environment_layer(environ, under=command_line), command_line]
         app, app_source = _app(args, environ, settings)
         config, sources = assemble(app, layers)
         sources["app"] = app_source

@@ -194,14 +194,17 @@ def test_print_config_shows_each_layer_over_the_one_below(tmp_path):
         graceful_timeout = 3
         wsgi_app = "tests.integration.apps.entry_apps:hello"
     """)
-    env = {"BATON_CONFIG": str(conf), "BATON_KEEP_ALIVE_TIMEOUT": "8", "BATON_BACKLOG": "200"}
-    shown = print_config("--backlog", "300", env=env)
+    # A bad BATON_MAX_HEADERS is never read: the command line gives that option.
+    env = {"BATON_CONFIG": str(conf), "BATON_KEEP_ALIVE_TIMEOUT": "8", "BATON_BACKLOG": "200",
+           "BATON_MAX_HEADERS": "many"}
+    shown = print_config("--backlog", "300", "--max-headers", "50", env=env)
     where = f"file {conf}"
     assert shown["app"] == ('"tests.integration.apps.entry_apps:hello"', where)
     assert shown["workers"] == ("2", where)
     assert shown["graceful_timeout"] == ("3.0", where)
     assert shown["keep_alive_timeout"] == ("8.0", "environment BATON_KEEP_ALIVE_TIMEOUT")
     assert shown["backlog"] == ("300", "command line")
+    assert shown["max_headers"] == ("50", "command line")
     assert shown["header_read_timeout"] == ("10.0", "default")
     # -c on the command line names the file as BATON_CONFIG does.
     assert print_config("-c", str(conf))["workers"] == ("2", where)
