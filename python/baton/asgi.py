@@ -4,7 +4,7 @@ pump (the default): the native loop runs on its own thread; this thread runs
 asyncio, which watches one eventfd and takes new requests and news from the
 native side when it fires.
 
-inverted (--asgi-mode inverted, or BATON_INVERTED=1): one thread. asyncio
+inverted (--asgi-mode inverted): one thread. asyncio
 watches the native loop's epoll fd and runs one non-blocking pass of it when
 it is readable or its timer is due; the graceful drain is stepped the same
 way, pass by pass, with asyncio free to run the app's tasks in between.
@@ -24,10 +24,10 @@ import signal
 import sys
 import time
 
-from baton import _baton, binding, logging_setup
+from baton import _baton, binding, logging_setup, switches
 from baton.binding import Listener
 from baton.config import Config
-from baton.serve import WorkerContext, env_switch, listener_args, server_options
+from baton.serve import WorkerContext, listener_args, server_options
 
 logger = logging_setup.logger
 
@@ -133,10 +133,10 @@ def shape_of(config: Config) -> str:
     would share one (measured: with a worker per core, inverted served the
     hello at twice the pump's rate; with one process on one core, it led
     eight rows of nine)."""
-    if os.environ.get("BATON_INVERTED", "").strip().lower() in ("1", "true", "yes", "on"):
-        return "inverted"
     if config.asgi_mode != "auto":
         return config.asgi_mode
+    if switches.flag("INVERTED", False):
+        return "inverted"
     return "pump" if len(os.sched_getaffinity(0)) >= 2 * config.worker_count else "inverted"
 
 
@@ -341,7 +341,7 @@ class AsgiService:
             pump=self.shape == "pump", schedule_pass=wiring.schedule if self.shape == "inverted" else None,
             # An A/B switch for the benchmarks: each request's task started
             # eagerly (Python 3.12 and later), or queued as before.
-            eager_tasks=env_switch("BATON_EAGER_TASKS", True),
+            eager_tasks=switches.flag("EAGER_TASKS", True),
             **options,
         )
         if self.signals:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from baton import binding, config_file, hooks, loading, logging_setup, metrics
+from baton import binding, config_file, hooks, loading, logging_setup, metrics, switches
 from baton import config as config_module
 from baton.config import Config
 from baton.config_file import FileSettings
@@ -159,6 +159,9 @@ def start(config: Config, settings: FileSettings | None = None, argv: list[str] 
         return fail(f"--log-config {config.log_config}: {type(error).__name__}: {error}")
     if config.log_config:
         logging_setup.route_core_logs()
+    former = switches.former_names_set()
+    if former:
+        logging_setup.logger.warning("ignored: %s; see README's \"Switches for benchmarks\"", ", ".join(former))
     if settings is not None:
         for note in settings.notes:
             logging_setup.logger.info("%s", note)

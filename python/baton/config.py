@@ -198,7 +198,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("lifespan", str, "auto", "ASGI: run the lifespan protocol; auto serves an app that does not support it "
            "(default: %(default)s)", choices=("auto", "on", "off")),
     Option("asgi_mode", str, "auto", "ASGI: pump runs the native loop on its own thread; inverted runs it inside "
-           "asyncio on one thread (BATON_INVERTED=1 too); auto: inverted unless each process has two CPUs of its "
+           "asyncio on one thread; auto: inverted unless each process has two CPUs of its "
            "own (default: %(default)s)", choices=("auto", "pump", "inverted")),
     Option("native_hello", _bool, False, "serve a fixed hello answer from C++ (no app; the benchmark ceiling)",
            flag=True),

@@ -5,10 +5,9 @@ too, with the master's part (heartbeat, recycling) in a WorkerContext."""
 from __future__ import annotations
 
 import dataclasses
-import os
 import signal
 
-from baton import __version__, _baton, logging_setup
+from baton import __version__, _baton, logging_setup, switches
 from baton.binding import Listener
 from baton.config import OPTIONS, Config
 
@@ -27,13 +26,6 @@ class WorkerContext:
     parent_pid: int = 0  # its master: should the worker outlive it, the worker retires (0: serving alone)
 
 
-def env_switch(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return value.strip().lower() not in ("0", "false", "no", "off")
-
-
 def server_options(config: Config, worker: WorkerContext) -> dict:
     """The keyword arguments both _baton.serve and _baton.AsgiServer read: every
     option marked `core` in config.OPTIONS as it is, and the few the core takes
@@ -45,7 +37,7 @@ def server_options(config: Config, worker: WorkerContext) -> dict:
         static_mounts=list(zip(config.static_path_route, config.static_path_mount)),
         # A test switch: the static files' fallback walk instead of openat2,
         # as on a kernel without it (the escape tests run through both).
-        static_open_fallback=not env_switch("BATON_STATIC_OPENAT2", True),
+        static_open_fallback=not switches.flag("STATIC_OPENAT2", True),
         access_log_format=config.access_log_format if config.access_log else None,
         websocket=config.ws != "none",
         max_requests=worker.max_requests,
@@ -94,10 +86,10 @@ def run_wsgi(config: Config, app, listeners: list[Listener], worker: WorkerConte
         # before the detach, the pool without its turn barrier (=force keeps
         # it on a free-threaded interpreter, where it is off), and the
         # predecessor's inline fallback when every pool thread is busy.
-        loop_attached=env_switch("BATON_LOOP_ATTACHED", False),
-        pool_turn=env_switch("BATON_POOL_TURN", True),
-        pool_turn_forced=os.environ.get("BATON_POOL_TURN", "").strip().lower() == "force",
-        pool_fallback_inline=os.environ.get("BATON_POOL_FALLBACK", "") == "inline",
+        loop_attached=switches.flag("LOOP_ATTACHED", False),
+        pool_turn=switches.flag("POOL_TURN", True),
+        pool_turn_forced=switches.text("POOL_TURN") == "force",
+        pool_fallback_inline=switches.text("POOL_FALLBACK") == "inline",
         server_software=f"baton/{__version__}",
         multiprocess=worker.supervised,
         log_exception=logging_setup.log_exception,

@@ -554,3 +554,23 @@ def test_asgi_mode_auto_runs_the_pump_only_with_two_cpus_per_process(cpus, worke
         assert f"ASGI, {other} on" not in server.log
     finally:
         server.stop()
+
+
+# A benchmark switch chooses only what an option left to auto: the command
+# line's --asgi-mode wins over BATON_X_INVERTED, and a switch's former name
+# is named in a warning and otherwise ignored.
+@pytest.mark.parametrize("mode, env, shape", [
+    ("auto", {"BATON_X_INVERTED": "1"}, "inverted"),
+    ("pump", {"BATON_X_INVERTED": "1"}, "pump"),
+    ("pump", {"BATON_INVERTED": "1"}, "pump"),
+], ids=["switch-with-auto", "explicit-pump-wins", "former-name-ignored"])
+def test_the_inverted_switch_never_overrides_an_explicit_asgi_mode(mode, env, shape):
+    server = Server(["--port", "0", "--log-level", "info", "--asgi-mode", mode, APP], env=env,
+                    cpus={0, 1} if {0, 1} <= os.sched_getaffinity(0) else None).start()
+    try:
+        assert httpx.get(server.url + "/hello", timeout=10).status_code == 200
+        assert f"ASGI, {shape} on" in server.log, server.log
+        if "BATON_INVERTED" in env:
+            assert "ignored: BATON_INVERTED (now BATON_X_INVERTED)" in server.log
+    finally:
+        server.stop()

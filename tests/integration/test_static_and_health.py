@@ -43,10 +43,10 @@ def tree(tmp_path_factory):
 
 
 # Every test runs with openat2 (RESOLVE_BENEATH) and again through the
-# fallback walk a kernel without openat2 gets (BATON_STATIC_OPENAT2=0).
+# fallback walk a kernel without openat2 gets (BATON_X_STATIC_OPENAT2=0).
 @pytest.fixture(scope="module", params=["openat2", "fallback"])
 def static_server(request, tree):
-    env = {"BATON_STATIC_OPENAT2": "0"} if request.param == "fallback" else {}
+    env = {"BATON_X_STATIC_OPENAT2": "0"} if request.param == "fallback" else {}
     server = Server(["--port", "0", "--blocking-threads", "1", "--static-path-route", "/static",
                      "--static-path-mount", str(tree / "public"), "--static-path-route", "/assets/",
                      "--static-path-mount", str(tree / "public" / "css"), "--static-path-expires", "3600",

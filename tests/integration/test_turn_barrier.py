@@ -3,7 +3,7 @@ on a view that holds the GIL for 0.3 ms, sixteen connections keeping them
 all busy. With the barrier on, a thread that has held the GIL for a slice
 hands it over between jobs, and a thread that held it through a whole slice
 before it parked yields to the one waiting at its next attach; with
-BATON_POOL_TURN=0 neither ever happens. The counts are what the pool logs
+BATON_X_POOL_TURN=0 neither ever happens. The counts are what the pool logs
 when it stops (at debug level)."""
 
 import http.client
@@ -56,7 +56,7 @@ def barrier_counts(env: dict) -> tuple[int, int, int]:
 
 @pytest.mark.parametrize("turn", ["on", "off"])
 def test_the_barrier_hands_the_gil_over_between_jobs_and_only_when_it_is_on(turn):
-    answered, handovers, yields = barrier_counts({} if turn == "on" else {"BATON_POOL_TURN": "0"})
+    answered, handovers, yields = barrier_counts({} if turn == "on" else {"BATON_X_POOL_TURN": "0"})
     assert answered > 500, f"only {answered} answers: the pool was not kept busy"
     if turn == "on":
         # 1.5 s of GIL-bound work is over a thousand slices of 1 ms.

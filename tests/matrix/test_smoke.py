@@ -151,7 +151,7 @@ def test_a_starlette_app_from_pypi_serves_json_streams_and_anyio_cancel_scopes(s
 @pytest.mark.parametrize("shape", ["pump-asyncio", "inverted-asyncio"])
 @pytest.mark.parametrize("eager", [True, False])
 def test_request_tasks_take_their_first_step_inside_the_drain_on_3_12_and_later(shape, eager):
-    env = {} if eager else {"BATON_EAGER_TASKS": "0"}
+    env = {} if eager else {"BATON_X_EAGER_TASKS": "0"}
     server = serve(*ASGI_SHAPES[shape], "--interface", "asgi", "tests.matrix.apps:asgi", env=env)
     try:
         stack = httpx.get(server.url + "/stack").text.split()

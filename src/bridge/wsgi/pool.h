@@ -16,7 +16,7 @@ namespace baton::bridge {
 
 class python_pool_hooks final : public server::thread_pool_hooks {
  public:
-  // `turn`: the turn barrier (BATON_POOL_TURN); a pool of one has none.
+  // `turn`: the turn barrier (BATON_X_POOL_TURN); a pool of one has none.
   // `gil_free`: the interpreter runs without a GIL (a free-threaded build
   // that has not enabled it): the threads run Python side by side, there is
   // no GIL to hand over, and neither the barrier nor its A/B convoy applies.
@@ -50,7 +50,7 @@ class python_pool_hooks final : public server::thread_pool_hooks {
   std::atomic<uint64_t> handovers_{0};
 };
 
-// The predecessor's fallback, kept as an A/B arm (BATON_POOL_FALLBACK=inline):
+// The predecessor's fallback, kept as an A/B arm (BATON_X_POOL_FALLBACK=inline):
 // with every pool thread busy, the loop thread runs the request itself,
 // attaching to the interpreter for the call. One at a time.
 class attaching_inline_dispatcher final : public server::dispatcher {

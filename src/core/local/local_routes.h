@@ -92,7 +92,7 @@ std::string_view content_type_for(std::string_view name);
 int open_beneath(int dirfd, const std::string& relative);
 // Process-wide: use the fallback walk (every component opened with
 // O_NOFOLLOW) instead of openat2, as on a kernel without it. For the tests
-// that run the escape checks through the fallback (BATON_STATIC_OPENAT2=0).
+// that run the escape checks through the fallback (BATON_X_STATIC_OPENAT2=0).
 void use_open_fallback(bool fallback);
 
 }  // namespace baton::local

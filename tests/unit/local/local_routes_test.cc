@@ -100,7 +100,7 @@ TEST_F(Tree, OpensBeneathAndFollowsOnlyLinksThatStayInside) {
   }
 }
 
-// Where openat2 is missing (or BATON_STATIC_OPENAT2=0 asks for it), every
+// Where openat2 is missing (or BATON_X_STATIC_OPENAT2=0 asks for it), every
 // component is opened with O_NOFOLLOW: no link is followed at all, the one
 // that stays inside included, and no escape either.
 TEST_F(Tree, TheFallbackWalkFollowsNoLinkAndLetsNothingOut) {
