@@ -1,11 +1,13 @@
 """Serving an ASGI app: the asyncio side of both shapes, lifespan, and the signals.
 
-pump (the default): the native loop runs on its own thread; this thread runs
-asyncio, which watches one eventfd and takes new requests and news from the
-native side when it fires.
+--asgi-mode auto (the default) takes the pump where each process has two
+CPUs of its own and inverted elsewhere (shape_of).
 
-inverted (--asgi-mode inverted): one thread. asyncio
-watches the native loop's epoll fd and runs one non-blocking pass of it when
+pump: the native loop runs on its own thread; this thread runs asyncio,
+which watches one eventfd and takes new requests and news from the native
+side when it fires.
+
+inverted: one thread. asyncio watches the native loop's epoll fd and runs one non-blocking pass of it when
 it is readable or its timer is due; the graceful drain is stepped the same
 way, pass by pass, with asyncio free to run the app's tasks in between.
 
