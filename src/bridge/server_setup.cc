@@ -6,6 +6,7 @@
 #include <cmath>
 #include <csignal>
 #include <exception>
+#include <string_view>
 
 #include "bridge/metrics.h"
 #include "core/exchange/fields.h"
@@ -385,6 +386,46 @@ bool read_local_routes(PyObject* kwargs, config_t& config, server_extras& extras
   return true;
 }
 
+// The keys the bridge reads itself, beside the table's: the health path and
+// static mounts above, and what serve() (module.cc), AsgiServer
+// (asgi/server.cc) and the stop handle take. With the table, every key a
+// server may be given: any other is a mistake between baton/serve.py and
+// this file, refused at start rather than silently ignored.
+constexpr const char* bridge_keys[] = {
+    "health_path", "static_path_expires", "static_mounts", "static_open_fallback",  // read_local_routes
+    "own_signals", "blocking_threads", "native_hello", "log_exception", "root_path", "url_scheme",
+    "server_software", "multiprocess", "pool_turn", "pool_turn_forced", "pool_fallback_inline",
+    "loop_attached",                                       // serve()
+    "pump", "eager_tasks", "schedule_pass",                // AsgiServer
+    "stop_handle",                                         // both
+};
+
+bool known_key(std::string_view key) {
+  for (const option_entry& e : option_table) {
+    if (key == e.key) return true;
+  }
+  for (const char* k : bridge_keys) {
+    if (key == k) return true;
+  }
+  return false;
+}
+
+// Every key given is one the table or the bridge reads.
+bool check_keys(PyObject* kwargs) {
+  if (kwargs == nullptr) return true;
+  PyObject* key = nullptr;
+  PyObject* value = nullptr;
+  Py_ssize_t at = 0;
+  while (PyDict_Next(kwargs, &at, &key, &value)) {
+    const char* name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : nullptr;
+    if (name == nullptr || !known_key(name)) {
+      if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "unknown server option %R", key);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool read_listeners(PyObject* listeners, std::vector<int>& fds, std::vector<listener_address>& addresses) {
   py_ref seq = py_ref::steal(PySequence_Fast(listeners, "listeners must be a sequence of file descriptors"));
   if (!seq) return false;
@@ -418,7 +459,7 @@ bool read_listeners(PyObject* listeners, std::vector<int>& fds, std::vector<list
 
 bool assemble_server(PyObject* listeners, PyObject* kwargs, bool own_signals, assembled_server& out) {
   std::vector<int> fds;
-  bool listed = read_listeners(listeners, fds, out.addresses);
+  bool listed = read_listeners(listeners, fds, out.addresses) && check_keys(kwargs);
   // From here the descriptors are ours: the server closes them once it is
   // made, and every failure before that closes them here.
   auto close_all = [&fds] {

@@ -3,6 +3,7 @@ resolves to, inherited sockets (fd://N, --fd, systemd's LISTEN_FDS), and
 SIGHUP reloading a process that serves alone on the same sockets."""
 
 import json
+import os
 import re
 import socket
 import subprocess
@@ -226,3 +227,23 @@ def test_a_port_in_use_by_another_server_of_workers_is_refused():
             f"baton: error: cannot listen on http://127.0.0.1:{first.port}: Address already in use")
     finally:
         first.stop()
+
+
+# The seam between baton/serve.py and the core: a key neither the core's
+# option table nor the bridge reads is refused at start, naming it, and the
+# listening socket handed over is closed (the core owns it from the call).
+@pytest.mark.parametrize("entry", ["serve", "AsgiServer"])
+def test_the_core_refuses_an_option_it_does_not_know(entry):
+    from baton import _baton
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    fd = sock.detach()
+    with pytest.raises(TypeError, match="unknown server option 'keep_alive_timout'"):
+        if entry == "serve":
+            _baton.serve(lambda environ, start_response: [], [fd], keep_alive_timout=5.0)
+        else:
+            _baton.AsgiServer(lambda scope, receive, send: None, [fd], None, print, None, keep_alive_timout=5.0)
+    with pytest.raises(OSError):
+        os.fstat(fd)
