@@ -29,6 +29,7 @@ import time
 from baton import _baton, binding, logging_setup, switches
 from baton.binding import Listener
 from baton.config import Config
+from baton.stop_reason import StopReason
 from baton.serve import WorkerContext, listener_args, server_options
 
 logger = logging_setup.logger
@@ -329,7 +330,7 @@ class AsgiService:
         except LifespanFailed as error:
             logger.error("application startup failed: %s", error)
             self.close_descriptors()
-            return 3, "startup-failed", []
+            return 3, StopReason.STARTUP_FAILED, []
         stopped = loop.create_future()
         wiring = InvertedPasses(loop, stopped) if self.shape == "inverted" else PumpDrains(loop, stopped)
         options = server_options(self.config, self.worker)
@@ -368,6 +369,6 @@ class AsgiService:
         await asyncio.sleep(0)
         await lifespan.shutdown()
         heartbeat.stop()
-        reason, kept = server.stop_reason, server.take_listeners()
+        reason, kept = StopReason(server.stop_reason), server.take_listeners()
         server.close()
         return 0, reason, kept

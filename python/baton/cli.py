@@ -10,6 +10,7 @@ from baton import binding, config_file, hooks, loading, logging_setup, metrics, 
 from baton import config as config_module
 from baton.config import Config
 from baton.config_file import FileSettings
+from baton.stop_reason import StopReason
 from baton.process import fail, load_app, remove_pid, serve_in_process, write_pid
 
 # The directory baton was started from: a reload in place (SIGHUP) starts
@@ -129,7 +130,7 @@ def serve_alone(config: Config, argv: list[str]) -> int:
     status, reason, kept = serve_in_process(config, app, interface, listeners, context)
     worker.alive = False
     hooks.call("worker_exit", server, worker)
-    if reason == "hangup" and kept:
+    if reason is StopReason.HANGUP and kept:
         logging_setup.logger.info("reloading: starting over on the same sockets")
         hooks.call("on_reload", server)
         hooks.call("pre_exec", server)

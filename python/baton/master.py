@@ -39,6 +39,7 @@ import traceback
 
 from baton import binding, hooks, loading, logging_setup, metrics, process
 from baton.config import Config
+from baton.stop_reason import StopReason
 
 logger = logging_setup.logger
 
@@ -316,11 +317,11 @@ class Master:
         loops = [part * self.threads + thread for part in shares for thread in range(self.threads)]
         listeners = binding.share(self.listeners, loops, self.threads)
         status, reason, _ = process.serve_in_process(self.config, app, interface, listeners, worker)
-        if reason == "app-timeout":
+        if reason is StopReason.APP_TIMEOUT:
             view.aborted = True
             hooks.call("worker_abort", view)
             return EXIT_APP_TIMEOUT
-        if reason in ("max-requests", "hangup"):
+        if reason in (StopReason.MAX_REQUESTS, StopReason.HANGUP):
             return EXIT_RETIRED
         return status
 

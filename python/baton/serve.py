@@ -10,6 +10,7 @@ import signal
 from baton import __version__, _baton, logging_setup, switches
 from baton.binding import Listener
 from baton.config import OPTIONS, Config
+from baton.stop_reason import StopReason
 
 logger = logging_setup.logger
 
@@ -98,4 +99,4 @@ def run_wsgi(config: Config, app, listeners: list[Listener], worker: WorkerConte
         app_timeout=worker.app_timeout if config.blocking_threads and not own_loop_thread else 0,
         **options,
     )
-    return reason, kept
+    return StopReason(reason), kept

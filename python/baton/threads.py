@@ -36,13 +36,14 @@ from baton import _baton, binding, logging_setup
 from baton.binding import Listener
 from baton.config import Config
 from baton.serve import WorkerContext
+from baton.stop_reason import StopReason
 
 logger = logging_setup.logger
 
 STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2}
 HEARTBEAT_BYTES = 8
 # Why a loop stopped by itself, for which the others retire too.
-RETIRING = {"max-requests", "app-timeout"}
+RETIRING = {StopReason.MAX_REQUESTS, StopReason.APP_TIMEOUT}
 
 
 def gil_reenabled_by(caught: list[warnings.WarningMessage]) -> list[str]:
@@ -144,7 +145,7 @@ class LoopThreads:
                 self.results[index] = (0, reason, kept)
         except BaseException as error:  # noqa: BLE001 - a loop that fails stops the others, and says why
             logging_setup.log_exception(f"loop thread {index} failed", error)
-            self.results[index] = (1, "failed", [])
+            self.results[index] = (1, StopReason.FAILED, [])
         finally:
             self.done.set()
 
@@ -182,7 +183,7 @@ class LoopThreads:
         and every socket kept for a reload, once (the duplicates closed)."""
         results = [r for r in self.results if r is not None]
         status = next((r[0] for r in results if r[0] != 0), 0)
-        reason = next((r[1] for r in results if r[0] != 0 or r[1] in RETIRING), results[0][1] if results else "")
+        reason = next((r[1] for r in results if r[0] != 0 or r[1] in RETIRING), results[0][1] if results else StopReason.NONE)
         return status, reason, distinct([fd for r in results for fd in r[2]])
 
 

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -281,6 +282,19 @@ int module_exec(PyObject* module) {
       PyModule_AddType(module, t.stop_handle) < 0) {
     return -1;
   }
+  // Every reason a server stops for, by name: baton/stop_reason.py checks
+  // its enum against this tuple at import.
+  constexpr server::stop_reason reasons[] = {server::stop_reason::none,         server::stop_reason::signal,
+                                             server::stop_reason::requested,    server::stop_reason::hangup,
+                                             server::stop_reason::max_requests, server::stop_reason::app_timeout};
+  py_ref names = py_ref::steal(PyTuple_New(std::size(reasons)));
+  if (!names) return -1;
+  for (size_t i = 0; i < std::size(reasons); ++i) {
+    PyObject* name = PyUnicode_FromString(server::stop_reason_name(reasons[i]));
+    if (name == nullptr) return -1;
+    PyTuple_SET_ITEM(names.get(), static_cast<Py_ssize_t>(i), name);
+  }
+  if (PyModule_AddObjectRef(module, "STOP_REASONS", names.get()) < 0) return -1;
   types = t;
   return 0;
 }
