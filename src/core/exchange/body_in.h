@@ -54,6 +54,7 @@ class body_in {
     expects_continue_ = expects_continue;
     continue_asked_ = false;
     bytes_received_ = head_bytes;
+    head_bytes_ = head_bytes;
   }
   // Body bytes for the app. `last`: they complete the body, and the app must
   // never see them without also seeing the end (its answer's keep-alive
@@ -95,6 +96,7 @@ class body_in {
   bool app_reading() const { return app_reading_.load(std::memory_order_relaxed); }
   // The request's head and the body bytes delivered so far (the metrics).
   uint64_t bytes_received() const { return bytes_received_; }
+  uint64_t body_bytes_received() const { return bytes_received_ - head_bytes_; }
   // The destination is the app's again (full, or nothing more is coming:
   // the body ended or failed, or the client is gone).
   void release_target();
@@ -156,6 +158,7 @@ class body_in {
   bool expects_continue_ = false;           // set by the loop before dispatch
   bool continue_asked_ = false;             // app side
   uint64_t bytes_received_ = 0;             // loop side
+  uint64_t head_bytes_ = 0;                 // loop side: the part of bytes_received_ that was the head
 };
 
 }  // namespace baton::exchange

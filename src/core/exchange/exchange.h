@@ -214,6 +214,7 @@ class exchange final : public handoff::notice_link {
   bool app_reading() const { return in_.app_reading(); }
   bool reading_paused() const { return meeting_.has(meeting::read_paused); }
   uint64_t bytes_received() const { return in_.bytes_received(); }
+  uint64_t body_bytes_received() const { return in_.body_bytes_received(); }
 
   bool head_ready() const { return out_.head_ready(); }
   const response_state& response_head() const { return out_.state(); }

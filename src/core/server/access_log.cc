@@ -99,9 +99,11 @@ std::string basic_user(std::string_view field) {
 
 }  // namespace
 
-std::unique_ptr<access_log> access_log::open(std::string_view format, const std::string& path, std::string& error) {
+std::unique_ptr<access_log> access_log::open(std::string_view format, const std::string& path, std::string& error,
+                                             const access_log_json_options& json) {
   std::unique_ptr<access_log> log(new access_log());
-  log->compile(format);
+  if (format == "json") log->json_.emplace(json.request_id_header, json.loop_index, log->pid_);
+  else log->compile(format);
   log->path_ = path == "-" ? std::string() : path;
   if (!log->open_file()) {
     error = "cannot open the access log " + path + ": " + strerrordesc_np(errno);
@@ -140,6 +142,7 @@ bool access_log::open_file() {
 }
 
 bool access_log::times_requests() const {
+  if (json_) return true;  // its duration
   for (const piece& p : pieces_) {
     if (p.kind == atom::seconds || p.kind == atom::micros || p.kind == atom::millis ||
         p.kind == atom::decimal_seconds) {
@@ -199,6 +202,10 @@ void access_log::compile(std::string_view format) {
 }
 
 void access_log::append(std::string& out, const access_record& r) {
+  if (json_) {
+    json_->append(out, r);
+    return;
+  }
   const exchange::request_head& h = *r.head;
   for (const piece& p : pieces_) {
     switch (p.kind) {

@@ -13,6 +13,9 @@
 // WebSocket received; baton's own), {Header}i (request),
 // {Header}o (response), {name}e (always "-": there is no environ in core).
 // An unknown atom prints "-". %% is a percent sign.
+//
+// The format "json" instead writes one JSON object a line, with named
+// fields (access_log_json.h).
 #pragma once
 
 #include <unistd.h>
@@ -23,6 +26,7 @@
 #include <ctime>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -30,24 +34,34 @@
 
 #include "core/exchange/fields.h"
 #include "core/exchange/head.h"
+#include "core/server/access_log_json.h"
 
 namespace baton::server {
 
 struct access_record {
   const exchange::request_head* head = nullptr;
   std::string_view client;         // the client's address ("" for a Unix socket peer)
+  uint16_t client_port = 0;        // 0 for a Unix socket peer
   int status = 0;
   uint64_t body_bytes = 0;
   uint64_t received_bytes = 0;     // a WebSocket's bytes from the client (0 for a request)
+  uint64_t request_body_bytes = 0;  // the request's body bytes (0 for a WebSocket)
   int64_t duration_us = 0;
   const exchange::field_list* response_fields = nullptr;  // for {Header}o; may be null
+};
+
+// What only the JSON lines carry.
+struct access_log_json_options {
+  std::string request_id_header = "x-request-id";  // request_id is this field's value
+  int loop_index = 0;                               // this loop among --threads
 };
 
 class access_log {
  public:
   // `path` "-" (or empty) is standard output. Returns null with `error` set
   // when the file cannot be opened.
-  static std::unique_ptr<access_log> open(std::string_view format, const std::string& path, std::string& error);
+  static std::unique_ptr<access_log> open(std::string_view format, const std::string& path, std::string& error,
+                                          const access_log_json_options& json = {});
   ~access_log();  // writes what is left
   access_log(const access_log&) = delete;
   access_log& operator=(const access_log&) = delete;
@@ -85,6 +99,7 @@ class access_log {
   bool open_file();
 
   std::vector<piece> pieces_;
+  std::optional<json_access_line> json_;  // set for the format "json", which has no pieces
   // %(p)s: the process that made the log (it is made in the process that
   // serves, after any fork), read once rather than a syscall a line.
   pid_t pid_ = getpid();

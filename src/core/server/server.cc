@@ -250,7 +250,7 @@ __attribute__((always_inline)) inline void server::count_answer(exchange::exchan
 }
 
 void server::request_done(exchange::exchange* x) {
-  if (config_.access != nullptr) log_access(*x, x->response_status(), x->response_body_bytes(), 0);
+  if (config_.access != nullptr) log_access(*x, x->response_status(), x->response_body_bytes(), 0, x->body_bytes_received());
   if (config_.metrics != nullptr) count_answer(*x);
   count_request();
 }
@@ -305,10 +305,14 @@ void server::websocket_closed(exchange::exchange& x, const ws::closed_record& r)
   count_request();
 }
 
-void server::log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in) {
+void server::log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in,
+                        uint64_t request_body_bytes) {
   access_record r;
   r.head = &x.head();
-  r.client = x.peer().address;
+  exchange::peer_info peer = x.peer();
+  r.client = peer.address;
+  r.client_port = peer.port;
+  r.request_body_bytes = request_body_bytes;
   r.status = status;
   r.body_bytes = bytes_out;
   r.received_bytes = bytes_in;

@@ -230,7 +230,8 @@ class server final : private loop::io_handler,
   std::unique_ptr<session::protocol> http2_for(session::session& s) override;
   std::unique_ptr<session::protocol> http2_upgrade(session::session& s, std::string_view settings,
                                                    const exchange::request_head& h) override;
-  void log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in);
+  void log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in,
+                  uint64_t request_body_bytes = 0);
   void count_answer(exchange::exchange& x);
   void refuse_over_limit(exchange::exchange* x);
   void pool_queue_moved(int64_t by);
