@@ -86,6 +86,11 @@ char* body_in::target_space(size_t& room) {
 
 void body_in::target_received(size_t length, bool last) {
   bytes_received_ += length;
+  advance_target(length, last);
+}
+
+// Bytes counted already (by whoever received them) are in the destination.
+void body_in::advance_target(size_t length, bool last) {
   size_t filled = target_filled_.load(std::memory_order_relaxed) + length;
   target_filled_.store(filled, std::memory_order_relaxed);
   if (last) m_.raise(meeting::body_end);
@@ -102,7 +107,7 @@ size_t body_in::fill_target(const char*& data, size_t length, bool last) {
   size_t take = length < room ? length : room;
   std::memcpy(target, data, take);
   data += take;
-  target_received(take, last && take == length);
+  advance_target(take, last && take == length);  // counted by the caller: deliver() or received()
   return length - take;
 }
 

@@ -140,6 +140,7 @@ class body_in {
     if (!app_reading_.load(std::memory_order_relaxed)) app_reading_.store(true, std::memory_order_relaxed);
   }
   size_t fill_target(const char*& data, size_t length, bool last);
+  void advance_target(size_t length, bool last);
 
   meeting& m_;
   byte_buffer shared_in_;  // guarded by the meeting's lock

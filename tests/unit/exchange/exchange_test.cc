@@ -306,6 +306,36 @@ TEST(Exchange, BytesDeliveredWhileADestinationIsBeingRegisteredKeepTheirPlace) {
   s.release();
 }
 
+// The body's byte count (the access log's bytes_in, the metrics' request
+// bytes) is the same whichever way the bytes went: delivered into the app's
+// waiting read, delivered into the buffer, or read straight into the read.
+TEST(Exchange, BodyBytesAreCountedOnceWhereverTheyLand) {
+  rig r;
+  baton::loop::event_loop& loop = r.loop;
+  x::exchange& s = r.s;
+  std::string raw = "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 9\r\n\r\n";
+  s.reset_for(post_head(raw, 9), raw.data(), raw.size(), x::peer_info{"127.0.0.1", 1}, wire);
+  s.attach_app();
+  char destination[9] = {};
+  ASSERT_TRUE(s.read_into(destination, 6));
+  s.deliver_body("abc", 3);  // into the waiting read
+  EXPECT_EQ(s.body_bytes_received(), 3u);
+  size_t room = 0;
+  char* target = s.target_space(room);
+  ASSERT_NE(target, nullptr);
+  std::memcpy(target, "def", 3);
+  s.target_received(3, false);  // read straight into it
+  EXPECT_EQ(s.body_bytes_received(), 6u);
+  s.deliver_body("ghi", 3, true);  // no read waiting: into the buffer
+  EXPECT_EQ(s.body_bytes_received(), 9u);
+  EXPECT_EQ(s.bytes_received(), raw.size() + 9);
+  s.begin_response(200, "200 OK");
+  s.finish();
+  s.app_done();
+  loop.run_once(0);
+  s.release();
+}
+
 }  // namespace
 
 // HTTP/2's head is taken as it was built (no copy of its bytes or fields):
