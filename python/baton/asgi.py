@@ -338,6 +338,7 @@ class AsgiService:
         if self.worker.metrics:
             options["metrics"] = (*self.worker.metrics, self.thread_index)
         options["shared_listeners"] = self.shared_listeners
+        options["loop_index"] = self.thread_index
         options.update(self.extra_options)
         server = _baton.AsgiServer(
             self.app, self.descriptors, loop, logging_setup.log_exception, state if lifespan.supported else None,

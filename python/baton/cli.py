@@ -3,6 +3,7 @@ or start a master that runs workers."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 
@@ -160,6 +161,9 @@ def start(config: Config, settings: FileSettings | None = None, argv: list[str] 
         return fail(f"--log-config {config.log_config}: {type(error).__name__}: {error}")
     if config.log_config:
         logging_setup.route_core_logs()
+        if config.access_log and config.access_logfile in ("", "-"):
+            routed = logging_setup.route_access_log(config.access_log_format == "json")
+            config = dataclasses.replace(config, access_logfile=routed)
     former = switches.former_names_set()
     if former:
         logging_setup.logger.warning("ignored: %s; see README's \"Switches for benchmarks\"", ", ".join(former))

@@ -150,6 +150,15 @@ def _access_log_format(text: str) -> str:
     return text
 
 
+def _field_name(text: str) -> str:
+    """A request header's name (an RFC 9110 token), lowercased."""
+    allowed = set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyz")
+    name = text.strip().lower()
+    if not name or not set(name) <= allowed:
+        raise ValueError(f"not a header name: {text!r}")
+    return name
+
+
 OPTIONS: tuple[Option, ...] = (
     # Where to listen.
     Option("bind", str, None, "where to listen: HOST:PORT, [V6]:PORT, unix:PATH or fd://N; repeatable "
@@ -300,9 +309,11 @@ OPTIONS: tuple[Option, ...] = (
            "fileConfig .ini; baton's own loggers are 'baton', 'baton.error' and 'baton.access'"),
     Option("access_log", _bool, False, "log every request (default: off)", negatable=True),
     Option("access_log_format", _access_log_format, DEFAULT_ACCESS_LOG_FORMAT,
-           "access log line in gunicorn's atoms (%%(h)s %%(r)s %%(s)s %%(b)s %%(L)s ...) "
-           "(default: the combined log format)"),
+           "access log line in gunicorn's atoms (%%(h)s %%(r)s %%(s)s %%(b)s %%(L)s ...), or json: one "
+           "JSON object a line with named fields (default: the combined log format)"),
     Option("access_logfile", str, "-", "where access log lines go, - for stdout (default: %(default)s)", core=True),
+    Option("access_log_request_id_header", _field_name, "x-request-id", "the request header the json access log "
+           "gives as request_id (default: %(default)s)", core=True),
 )
 
 OPTION_NAMES = tuple(option.name for option in OPTIONS)
@@ -380,6 +391,7 @@ class Config:
     access_log: bool
     access_log_format: str
     access_logfile: str
+    access_log_request_id_header: str
 
     @property
     def supervised(self) -> bool:

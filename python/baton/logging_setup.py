@@ -14,6 +14,7 @@ DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 logger = logging.getLogger("baton")
 error_logger = logging.getLogger("baton.error")
+access_logger = logging.getLogger("baton.access")
 _core_reader: threading.Thread | None = None
 
 
@@ -73,6 +74,32 @@ def route_core_logs() -> None:
 
     _core_reader = threading.Thread(target=pump, name="baton-core-log", daemon=True)
     _core_reader.start()
+
+
+def route_access_log(json_lines: bool) -> str:
+    """The access log through Python's logging (for --log-config, when no
+    --access-logfile is named): the core's writer thread writes the lines to
+    a pipe, never the loop, and a thread logs each as 'baton.access' at INFO.
+    Returns the path the core opens. The message is the line; a JSON line's
+    fields are also the record's attributes (record.status, record.path, ...:
+    none of them is a name LogRecord uses), for a JSON formatter to take."""
+    read_fd, write_fd = os.pipe2(os.O_CLOEXEC)
+
+    def pump() -> None:
+        with os.fdopen(read_fd, "rb") as lines:
+            for line in lines:
+                text = line.decode("utf-8", "replace").rstrip("\n")
+                fields = None
+                if json_lines:
+                    try:
+                        fields = json.loads(text)
+                    except ValueError:
+                        fields = None
+                access_logger.info("%s", text, extra=fields)
+
+    threading.Thread(target=pump, name="baton-access-log", daemon=True).start()
+    # Workers inherit the descriptor (fork without exec), and each loop opens it anew by this path.
+    return f"/dev/fd/{write_fd}"
 
 
 def log_exception(message: str, error: BaseException | None) -> None:

@@ -140,7 +140,7 @@ class LoopThreads:
                 from baton import serve
 
                 reason, kept = serve.run_wsgi(self.config, self.app, self.listeners, worker, descriptors=descriptors,
-                                              own_signals=False, shared_listeners=shared,
+                                              own_signals=False, shared_listeners=shared, loop_index=index,
                                               metrics=(*worker.metrics, index) if worker.metrics else None)
                 self.results[index] = (0, reason, kept)
         except BaseException as error:  # noqa: BLE001 - a loop that fails stops the others, and says why

@@ -94,10 +94,10 @@ bool set_heartbeat(config_t& c, server_extras& x, const option_value& v) {
 }
 
 // Reading order matters only here: the access log is opened with the file
-// read before it (access_logfile comes first in the table).
+// and the JSON lines' settings read before it (they come first in the table).
 bool set_access_log(config_t& c, server_extras& x, const option_value& v) {
   std::string error;
-  x.access = server::access_log::open(v.text, x.access_logfile, error);
+  x.access = server::access_log::open(v.text, x.access_logfile, error, x.access_json);
   if (!x.access) {
     PyErr_SetString(PyExc_OSError, error.c_str());
     return false;
@@ -185,6 +185,15 @@ const option_entry option_table[] = {
      }},
     {"access_logfile", kind::text, 0, 0, [](config_t&, server_extras& x, const option_value& v) {
        x.access_logfile = v.text;
+       return true;
+     }},
+    {"access_log_request_id_header", kind::text, 0, 0, [](config_t&, server_extras& x, const option_value& v) {
+       x.access_json.request_id_header = v.text;
+       return true;
+     }},
+    // Which loop of --threads this server is (for the JSON access log).
+    {"loop_index", kind::integer, 0, 1023, [](config_t&, server_extras& x, const option_value& v) {
+       x.access_json.loop_index = static_cast<int>(v.number);
        return true;
      }},
     {"access_log_format", kind::text, 0, 0, set_access_log},

@@ -24,6 +24,7 @@ struct server_extras {
   Py_buffer heartbeat{};
   bool has_heartbeat = false;
   std::string access_logfile = "-";  // read before the access log is opened
+  server::access_log_json_options access_json;  // the same
   net::tls_settings tls_settings;     // read by the option table, loaded after it
   std::unique_ptr<net::tls_context> tls;
   server_extras() = default;
