@@ -6,10 +6,11 @@
 // Fields: time (when the line was formatted, RFC 3339 in UTC with
 // microseconds), client and client_port (null for a Unix socket peer),
 // method, path, query ("" when none), protocol ("HTTP/1.1", "HTTP/2"),
-// status, bytes_in (the request's body bytes; a WebSocket's message bytes
-// from the client), bytes_out (the response's body bytes, as %(b)s counts
-// them; a WebSocket's message bytes to the client), duration (seconds, to
-// the microsecond), user_agent, referer and request_id (null when the field
+// status, bytes_in (the request's body bytes; for a WebSocket, the bytes
+// its frames took from the client), bytes_out (the response's body bytes,
+// as %(b)s counts them; for a WebSocket, its frames' bytes to the client),
+// duration (seconds, to the microsecond; a WebSocket: how long it was
+// open), user_agent, referer and request_id (null when the field
 // is absent or empty), worker (the process id) and loop (the loop thread's
 // index under --threads, else 0).
 //
