@@ -1,5 +1,6 @@
 #include "core/server/access_log_json.h"
 
+#include <cstring>
 #include <ctime>
 
 #include "core/server/access_log.h"
@@ -9,6 +10,11 @@ namespace baton::server {
 namespace {
 
 constexpr char hex_digits[] = "0123456789abcdef";
+// Room for everything in a line but its strings: the keys, the time, the
+// numbers (each at most 20 digits): about 440 bytes at the most.
+constexpr size_t fixed_room = 512;
+// The most one byte of a string can become: "\u00XX".
+constexpr size_t widest_escape = 6;
 
 // Bytes that go into a JSON string as they are: printable ASCII but the
 // two JSON escapes ('"', '\').
@@ -25,90 +31,117 @@ size_t utf8_sequence_at(const char* p, size_t left) {
   return util::valid_utf8(p, length) ? length : 0;
 }
 
-void append_u00(std::string& out, unsigned char c) {
-  char escape[6] = {'\\', 'u', '0', '0', hex_digits[c >> 4], hex_digits[c & 15]};
-  out.append(escape, sizeof escape);
-}
+// Writes into room the caller made (a line's whole worst case, reserved
+// once): plain stores, no capacity check per piece. A line is a few dozen
+// pieces, and a check and a call for each cost as much as the rest.
+struct cursor {
+  char* at;
 
-void append_number(std::string& out, uint64_t v) {
-  char digits[20];
-  size_t n = 0;
-  do {
-    digits[sizeof digits - 1 - n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  out.append(digits + sizeof digits - n, n);
-}
-
-// Six digits, zeros in front: the fraction of a second.
-void append_micros(std::string& out, uint64_t micros) {
-  char digits[6];
-  for (int i = 5; i >= 0; --i) {
-    digits[i] = static_cast<char>('0' + micros % 10);
-    micros /= 10;
+  template <size_t N>
+  void literal(const char (&text)[N]) {
+    std::memcpy(at, text, N - 1);
+    at += N - 1;
   }
-  out.append(digits, sizeof digits);
-}
-
-void append_string_or_null(std::string& out, std::string_view text) {
-  if (text.empty()) out.append("null");
-  else append_json_string(out, text);
-}
-
-// "HTTP/1.1", "HTTP/1.0"; HTTP/2 and later by their major version alone, as
-// RFC 9113 names it.
-void append_protocol(std::string& out, uint8_t major, uint8_t minor) {
-  out.append("\"HTTP/");
-  out.push_back(static_cast<char>('0' + major % 10));
-  if (major < 2) {
-    out.push_back('.');
-    out.push_back(static_cast<char>('0' + minor % 10));
+  void number(uint64_t v) {
+    char digits[20];
+    size_t n = 0;
+    do {
+      digits[sizeof digits - 1 - n++] = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v != 0);
+    std::memcpy(at, digits + sizeof digits - n, n);
+    at += n;
   }
-  out.push_back('"');
-}
+  // Six digits, zeros in front: the fraction of a second.
+  void micros(uint64_t v) {
+    for (int i = 5; i >= 0; --i) {
+      at[i] = static_cast<char>('0' + v % 10);
+      v /= 10;
+    }
+    at += 6;
+  }
+  void u00(unsigned char c) {
+    char escape[widest_escape] = {'\\', 'u', '0', '0', hex_digits[c >> 4], hex_digits[c & 15]};
+    std::memcpy(at, escape, sizeof escape);
+    at += sizeof escape;
+  }
+  void escaped(std::string_view text);
+  void string(std::string_view text) {
+    *at++ = '"';
+    escaped(text);
+    *at++ = '"';
+  }
+  void string_or_null(std::string_view text) {
+    if (text.empty()) literal("null");
+    else string(text);
+  }
+};
 
-}  // namespace
-
-void append_json_string(std::string& out, std::string_view text) {
-  out.push_back('"');
+// At most widest_escape bytes for each byte of `text`.
+void cursor::escaped(std::string_view text) {
   const char* data = text.data();
   size_t size = text.size();
   size_t i = 0;
   while (i < size) {
     size_t clean = i;
     while (clean < size && plain(static_cast<unsigned char>(data[clean]))) ++clean;
-    out.append(data + i, clean - i);  // the common case: all of it, at once
+    std::memcpy(at, data + i, clean - i);  // the common case: all of it, at once
+    at += clean - i;
     i = clean;
     if (i == size) break;
     auto c = static_cast<unsigned char>(data[i]);
     if (c >= 0x80) {
       size_t length = utf8_sequence_at(data + i, size - i);
       if (length != 0) {
-        out.append(data + i, length);
+        std::memcpy(at, data + i, length);
+        at += length;
         i += length;
       } else {
-        append_u00(out, c);
+        u00(c);
         ++i;
       }
       continue;
     }
     switch (c) {
-      case '"': out.append("\\\""); break;
-      case '\\': out.append("\\\\"); break;
-      case '\n': out.append("\\n"); break;
-      case '\r': out.append("\\r"); break;
-      case '\t': out.append("\\t"); break;
-      default: append_u00(out, c); break;  // other control bytes and DEL
+      case '"': literal("\\\""); break;
+      case '\\': literal("\\\\"); break;
+      case '\n': literal("\\n"); break;
+      case '\r': literal("\\r"); break;
+      case '\t': literal("\\t"); break;
+      default: u00(c); break;  // other control bytes and DEL
     }
     ++i;
   }
-  out.push_back('"');
+}
+
+// "HTTP/1.1", "HTTP/1.0"; HTTP/2 and later by their major version alone, as
+// RFC 9113 names it.
+void protocol(cursor& c, uint8_t major, uint8_t minor) {
+  c.literal("\"HTTP/");
+  *c.at++ = static_cast<char>('0' + major % 10);
+  if (major < 2) {
+    *c.at++ = '.';
+    *c.at++ = static_cast<char>('0' + minor % 10);
+  }
+  *c.at++ = '"';
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view text) {
+  size_t before = out.size();
+  out.resize(before + 2 + widest_escape * text.size());
+  cursor c{out.data() + before};
+  c.string(text);
+  out.resize(static_cast<size_t>(c.at - out.data()));
 }
 
 json_access_line::json_access_line(std::string_view request_id_header, int loop_index, pid_t worker)
     : request_id_header_(request_id_header), loop_index_(loop_index), worker_(worker) {}
 
-void json_access_line::append_time(std::string& out) {
+// "2026-12-05T16:40:01." is formatted once a second; the microseconds and
+// the offset each time.
+std::string_view json_access_line::time_now(uint64_t& micros) {
   timespec now{};
   clock_gettime(CLOCK_REALTIME, &now);
   if (now.tv_sec != time_for_) {
@@ -117,51 +150,64 @@ void json_access_line::append_time(std::string& out) {
     time_length_ = strftime(time_text_, sizeof time_text_, "%Y-%m-%dT%H:%M:%S.", &utc);
     time_for_ = now.tv_sec;
   }
-  out.push_back('"');
-  out.append(time_text_, time_length_);
-  append_micros(out, static_cast<uint64_t>(now.tv_nsec / 1000));
-  out.append("+00:00\"");
+  micros = static_cast<uint64_t>(now.tv_nsec / 1000);
+  return {time_text_, time_length_};
 }
 
 void json_access_line::append(std::string& out, const access_record& r) {
   const exchange::request_head& h = *r.head;
-  out.append("{\"time\":");
-  append_time(out);
-  out.append(",\"client\":");
-  append_string_or_null(out, r.client);
-  out.append(",\"client_port\":");
-  if (r.client_port != 0) append_number(out, r.client_port);
-  else out.append("null");
-  out.append(",\"method\":");
-  append_json_string(out, h.method);
-  out.append(",\"path\":");
-  append_json_string(out, h.path);
-  out.append(",\"query\":");
-  append_json_string(out, h.query);
-  out.append(",\"protocol\":");
-  append_protocol(out, h.version_major, h.version_minor);
-  out.append(",\"status\":");
-  append_number(out, static_cast<uint64_t>(r.status));
-  out.append(",\"bytes_in\":");
-  append_number(out, r.request_body_bytes + r.received_bytes);
-  out.append(",\"bytes_out\":");
-  append_number(out, r.body_bytes);
-  out.append(",\"duration\":");
+  std::string_view agent = h.find("user-agent");
+  std::string_view referer = h.find("referer");
+  std::string_view request_id = h.find(request_id_header_);
+  size_t strings = r.client.size() + h.method.size() + h.path.size() + h.query.size() + agent.size() +
+                   referer.size() + request_id.size();
+  size_t before = out.size();
+  // The worst case at once (the capacity kept from line to line), then
+  // trimmed to what was written.
+  out.resize(before + fixed_room + widest_escape * strings);
+  cursor c{out.data() + before};
+  uint64_t micros = 0;
+  std::string_view second = time_now(micros);
+  c.literal("{\"time\":\"");
+  std::memcpy(c.at, second.data(), second.size());
+  c.at += second.size();
+  c.micros(micros);
+  c.literal("+00:00\",\"client\":");
+  c.string_or_null(r.client);
+  c.literal(",\"client_port\":");
+  if (r.client_port != 0) c.number(r.client_port);
+  else c.literal("null");
+  c.literal(",\"method\":");
+  c.string(h.method);
+  c.literal(",\"path\":");
+  c.string(h.path);
+  c.literal(",\"query\":");
+  c.string(h.query);
+  c.literal(",\"protocol\":");
+  protocol(c, h.version_major, h.version_minor);
+  c.literal(",\"status\":");
+  c.number(static_cast<uint64_t>(r.status));
+  c.literal(",\"bytes_in\":");
+  c.number(r.request_body_bytes + r.received_bytes);
+  c.literal(",\"bytes_out\":");
+  c.number(r.body_bytes);
+  c.literal(",\"duration\":");
   auto duration_us = static_cast<uint64_t>(r.duration_us > 0 ? r.duration_us : 0);
-  append_number(out, duration_us / 1000000);
-  out.push_back('.');
-  append_micros(out, duration_us % 1000000);
-  out.append(",\"user_agent\":");
-  append_string_or_null(out, h.find("user-agent"));
-  out.append(",\"referer\":");
-  append_string_or_null(out, h.find("referer"));
-  out.append(",\"request_id\":");
-  append_string_or_null(out, h.find(request_id_header_));
-  out.append(",\"worker\":");
-  append_number(out, static_cast<uint64_t>(worker_));
-  out.append(",\"loop\":");
-  append_number(out, static_cast<uint64_t>(loop_index_));
-  out.append("}\n");
+  c.number(duration_us / 1000000);
+  *c.at++ = '.';
+  c.micros(duration_us % 1000000);
+  c.literal(",\"user_agent\":");
+  c.string_or_null(agent);
+  c.literal(",\"referer\":");
+  c.string_or_null(referer);
+  c.literal(",\"request_id\":");
+  c.string_or_null(request_id);
+  c.literal(",\"worker\":");
+  c.number(static_cast<uint64_t>(worker_));
+  c.literal(",\"loop\":");
+  c.number(static_cast<uint64_t>(loop_index_));
+  c.literal("}\n");
+  out.resize(static_cast<size_t>(c.at - out.data()));
 }
 
 }  // namespace baton::server

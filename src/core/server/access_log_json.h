@@ -46,7 +46,8 @@ class json_access_line {
   void append(std::string& out, const access_record& r);
 
  private:
-  void append_time(std::string& out);
+  // The current second as "2026-12-05T16:40:01." and its microseconds.
+  std::string_view time_now(uint64_t& micros);
 
   std::string request_id_header_;
   int loop_index_;

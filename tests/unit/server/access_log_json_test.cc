@@ -214,6 +214,34 @@ TEST(JsonAccessLine, AWebSocketCountsItsMessageBytes) {
   EXPECT_EQ(logged(s.record)["bytes_in"].text, "99");
 }
 
+// Every string at its widest (each byte six on the line) and every number
+// at its longest still fit the room the line makes for itself.
+TEST(JsonAccessLine, TheWidestLineFitsTheRoomItMakes) {
+  sample s;
+  std::string wide(4096, '\x01');
+  std::string stray(3000, '\xff');
+  s.headers = {{"user-agent", wide}, {"referer", stray}, {"x-request-id", wide}};
+  s.head.fields = s.headers.data();
+  s.head.field_count = s.headers.size();
+  s.head.method = stray;
+  s.head.path = wide;
+  s.head.query = stray;
+  s.record.client = stray;
+  s.record.client_port = 65535;
+  s.record.status = 999;
+  s.record.body_bytes = UINT64_MAX;
+  s.record.request_body_bytes = UINT64_MAX / 2;
+  s.record.received_bytes = UINT64_MAX / 2;
+  s.record.duration_us = INT64_MAX;
+  access_log_json_options options;
+  options.loop_index = 1023;
+  auto f = logged(s.record, options);
+  EXPECT_EQ(f["path"].text, expected_decoding(wide));
+  EXPECT_EQ(f["referer"].text, expected_decoding(stray));
+  EXPECT_EQ(f["bytes_out"].text, std::to_string(UINT64_MAX));
+  EXPECT_EQ(f["duration"].text, std::to_string(INT64_MAX / 1000000) + ".775807");
+}
+
 // Whatever a client puts in its request, the line is one valid JSON object.
 TEST(JsonAccessLine, RandomRequestBytesAlwaysMakeOneValidLine) {
   std::mt19937 random(777);
