@@ -217,6 +217,23 @@ def test_the_access_log_has_every_loops_lines(serve):
     assert wait_until(lambda: server.log.count('"GET /whoami HTTP/1.1" 200') == 100), server.log[-2000:]
 
 
+@pytest.mark.parametrize("app", [WSGI, ASGI], ids=["wsgi", "asgi"])
+def test_the_json_access_log_names_the_loop_that_served(serve, app, tmp_path):
+    log = tmp_path / "access.log"
+    server = serve("--threads", "2", "--access-log", "--access-log-format", "json", "--access-logfile", str(log), app)
+    served = {f"i={i}": answer.json() for i, answer in enumerate(get(server, f"/whoami?i={i}") for i in range(40))}
+    assert {a["thread"] for a in served.values()} == LOOPS
+
+    def entries() -> dict[str, dict]:
+        lines = log.read_bytes().splitlines() if log.exists() else []
+        return {entry["query"]: entry for entry in map(json.loads, lines) if entry["path"] == "/whoami"}
+
+    assert wait_until(lambda: len(entries()) == len(served)), log.read_text() if log.exists() else "no log"
+    for query, entry in entries().items():
+        assert f"baton-loop-{entry['loop']}" == served[query]["thread"]
+        assert entry["worker"] == served[query]["pid"] == server.proc.pid
+
+
 def test_workers_of_threads_serve_from_every_loop_of_every_worker(serve):
     server = serve("-w", "2", "--threads", "2", WSGI)
     answers = [r.json() for r in many(server, "/whoami", 400, workers=32)]
