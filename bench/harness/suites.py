@@ -244,6 +244,13 @@ def suite(name: str) -> Settings:
         # What --access-log costs per request on the bare hello (bar: under 5 % CPU).
         return Settings("access-log", ["baton-inline", "baton-inline-accesslog", "baton-pool-1",
                                        "baton-pool-1-accesslog"], ["hello"], [16], rounds=3, duration=5, warmup=1)
+    if name == "access-log-instructions":
+        # What a line of the access log costs, the combined text format and
+        # JSON, beside no log: user-space instructions per request under
+        # callgrind (the writer thread's included), one request at a time.
+        return Settings("access-log-instructions", ["baton-inline", "baton-inline-accesslog",
+                                                    "baton-inline-accesslog-json"], ["hello"], [1],
+                        rounds=1, duration=0, warmup=0, instructions=[1])
     if name == "ws-echo":
         # WebSocket echo round trips (bench/wsload.c, one message in flight
         # per connection) at 64 and 512 connections, 32 B, 512 B and 16 KiB
