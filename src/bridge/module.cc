@@ -76,26 +76,37 @@ struct gil_release {
   }
 };
 
-// Runs the server with the GIL released; C++ exceptions must not cross
-// Py_END_ALLOW_THREADS, so they come back as text.
-std::string run_detached(server::server& s) {
-  std::string failure;
+// How a run ended: served to its stop; failed in C++ (an exception's text,
+// which must not cross Py_END_ALLOW_THREADS as an exception); or failed with
+// a Python error already set, which serve() passes on as it is.
+struct run_outcome {
+  enum class kind : uint8_t { served, failed, python_error };
+  kind what = kind::served;
+  std::string failure;  // kind::failed
+
+  static run_outcome failed(std::string text) { return {kind::failed, std::move(text)}; }
+  static run_outcome python_error() { return {kind::python_error, {}}; }
+};
+
+// Runs the server with the GIL released.
+run_outcome run_detached(server::server& s) {
+  run_outcome outcome;
   Py_BEGIN_ALLOW_THREADS
   try {
     s.run();
   } catch (const std::exception& e) {
-    failure = e.what();
+    outcome = run_outcome::failed(e.what());
   }
   Py_END_ALLOW_THREADS
-  return failure;
+  return outcome;
 }
 
-std::string run_attached(server::server& s, gil_release& release) {
+run_outcome run_attached(server::server& s, gil_release& release) {
   s.event_loop().set_wait_hooks({&gil_release::before, &gil_release::after, &release});
   try {
     s.run();
   } catch (const std::exception& e) {
-    return e.what();
+    return run_outcome::failed(e.what());
   }
   return {};
 }
@@ -103,8 +114,8 @@ std::string run_attached(server::server& s, gil_release& release) {
 // The WSGI shapes: inline (the loop thread runs the app, holding the GIL
 // except while it waits) or the pool (the loop thread lets go of the GIL
 // once, here, and takes it back once, after; everything it does per
-// request is C++). Returns what failed, or "".
-std::string run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::vector<listener_address> addresses,
+// request is C++).
+run_outcome run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::vector<listener_address> addresses,
                      long blocking_threads) {
   wsgi_options options;
   options.app = app;
@@ -117,16 +128,16 @@ std::string run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::ve
   options.multiprocess = keyword_flag(kwargs, "multiprocess", false);
   options.multithread = blocking_threads > 0;
   std::unique_ptr<wsgi_handler> wsgi = wsgi_handler::create(options);
-  if (!wsgi) return "could not prepare the WSGI environ";
+  if (!wsgi) return run_outcome::python_error();  // it could not prepare the environ
   nested_pass_waiter loop_waiter(s);
   wsgi->set_inline_waiter(&loop_waiter);
   gil_release release;
   release.metrics = s.metrics();
-  std::string failure;
+  run_outcome outcome;
   if (blocking_threads == 0) {
     server::inline_dispatcher runner(*wsgi);
     s.set_dispatcher(&runner);
-    failure = run_attached(s, release);
+    outcome = run_attached(s, release);
     s.set_dispatcher(nullptr);
   } else {
     // A/B switches for the benchmarks: the attached loop of before the
@@ -145,7 +156,7 @@ std::string run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::ve
     // of it keeps serving everyone else.
     s.limit_streams_in_app(static_cast<uint32_t>(blocking_threads > 1 ? blocking_threads / 2 : 1));
     pool.start();
-    failure = keyword_flag(kwargs, "loop_attached", false) ? run_attached(s, release) : run_detached(s);
+    outcome = keyword_flag(kwargs, "loop_attached", false) ? run_attached(s, release) : run_detached(s);
     Py_BEGIN_ALLOW_THREADS
     pool.stop_and_join();
     Py_END_ALLOW_THREADS
@@ -156,7 +167,7 @@ std::string run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::ve
                static_cast<unsigned long long>(hooks.barrier().yields()));
   }
   wsgi->clear_loop_thread_state();
-  return failure;
+  return outcome;
 }
 
 PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
@@ -181,24 +192,24 @@ PyObject* serve(PyObject*, PyObject* args, PyObject* kwargs) {
   server::server& s = *built.srv;
   stop_handle_attachment attached(kwargs, s);  // detached as serve() returns, before the server goes
   if (!attached.ok()) return nullptr;
-  std::string failure;
+  run_outcome outcome;
   try {
     if (keyword_flag(kwargs, "native_hello", false)) {
       // Nothing on this path touches Python: the whole loop runs detached.
       server::native_hello hello;
       server::inline_dispatcher runner(hello);
       s.set_dispatcher(&runner);
-      failure = run_detached(s);
+      outcome = run_detached(s);
       s.set_dispatcher(nullptr);
     } else {
-      failure = run_wsgi(s, app, kwargs, std::move(built.addresses), blocking_threads);
-      if (failure == "could not prepare the WSGI environ") return nullptr;  // its Python error is set
+      outcome = run_wsgi(s, app, kwargs, std::move(built.addresses), blocking_threads);
     }
   } catch (const std::exception& e) {
-    failure = e.what();
+    outcome = run_outcome::failed(e.what());
   }
-  if (!failure.empty()) {
-    PyErr_Format(PyExc_RuntimeError, "baton server failed: %s", failure.c_str());
+  if (outcome.what == run_outcome::kind::python_error) return nullptr;
+  if (outcome.what == run_outcome::kind::failed) {
+    PyErr_Format(PyExc_RuntimeError, "baton server failed: %s", outcome.failure.c_str());
     return nullptr;
   }
   server::stop_reason why = s.why_stopped();
