@@ -64,6 +64,10 @@ struct peer_info {
   uint16_t port = 0;
   uint16_t listener = 0;  // which of the server's listening sockets accepted the connection
   const net::tls_facts* tls = nullptr;  // the connection's TLS, or null for plain TCP
+  // The address the client connected to, when a PROXY header named it;
+  // "" otherwise (the listener's own address stands).
+  std::string_view server_address;
+  uint16_t server_port = 0;
 };
 
 }  // namespace baton::exchange

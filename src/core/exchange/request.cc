@@ -87,6 +87,13 @@ void request::set_client(const peer_info& peer, const proxy_settings* proxy) {
   peer_address_length_ = n;
   peer_port_ = client.port;
   listener_ = client.listener;
+  // Only with a PROXY header; the listener's name stands otherwise.
+  server_address_length_ = 0;
+  if (!peer.server_address.empty() && peer.server_address.size() < sizeof server_address_) {
+    util::copy_bytes(server_address_, peer.server_address, peer.server_address.size());
+    server_address_length_ = static_cast<uint8_t>(peer.server_address.size());
+  }
+  server_port_ = peer.server_port;
 }
 
 }  // namespace baton::exchange

@@ -40,7 +40,8 @@ class request {
   const request_head& head() const { return head_; }
   // The client: the connection's peer, or whom a trusted proxy names.
   peer_info peer() const {
-    return {std::string_view(peer_address_, peer_address_length_), peer_port_, listener_};
+    return {std::string_view(peer_address_, peer_address_length_), peer_port_, listener_, nullptr,
+            std::string_view(server_address_, server_address_length_), server_port_};
   }
   // "https" when the connection is secure or a trusted proxy says the client used it; "http" otherwise.
   std::string_view scheme() const { return https_ ? "https" : "http"; }
@@ -59,6 +60,9 @@ class request {
   size_t peer_address_length_ = 0;
   uint16_t peer_port_ = 0;
   uint16_t listener_ = 0;
+  char server_address_[46] = {};  // what a PROXY header named; empty without one
+  uint8_t server_address_length_ = 0;
+  uint16_t server_port_ = 0;
   bool https_ = false;
   bool secure_ = false;  // the connection is TLS (tls_ holds what it settled on)
   net::tls_facts tls_;

@@ -47,8 +47,9 @@ enum class rejection : uint8_t {
   draining,          // 503 while draining
   tls_handshake,     // a TLS handshake that failed or timed out
   h2_stream_reset,   // an HTTP/2 stream we reset
+  proxy_header,      // a connection closed for its PROXY header (untrusted, malformed, missing, late)
 };
-constexpr size_t rejection_count = 9;
+constexpr size_t rejection_count = 10;
 const char* rejection_name(rejection r);
 
 // WebSocket close codes, by class.

@@ -42,7 +42,8 @@ const char* protocol_name(protocol p) {
 
 const char* rejection_name(rejection r) {
   static const char* names[] = {"bad_request",      "request_timeout", "too_large", "uri_too_long", "header_too_large",
-                                "over_concurrency", "draining",     "tls_handshake", "http2_stream_reset"};
+                                "over_concurrency", "draining",     "tls_handshake", "http2_stream_reset",
+                                "proxy_header"};
   return names[static_cast<size_t>(r)];
 }
 

@@ -416,14 +416,13 @@ void server::accept_from(listener_watch& l) {
     ++live_count_;
     metrics::move(config_.metrics, &metrics::thread_block::connections, 1);
     try {
-      if (c->tls() == nullptr && config_.http == http_versions::http2_only) {
-        c->start(std::make_unique<http2::protocol>(h2_context_, *c));
-      } else if (c->tls() != nullptr) {
-        session::handshake_host& host = *this;
-        c->start(std::make_unique<session::tls_handshake>(*c, *c->tls(), host, config_.requests.header_read_timeout_ms,
+      if (config_.proxy_protocol) {
+        session::preface_host& host = *this;
+        c->start(std::make_unique<session::proxy_preface>(*c, host, config_.requests.proxy,
+                                                          config_.requests.header_read_timeout_ms,
                                                           config_.requests.drain_idle_grace_ms));
       } else {
-        c->start(std::make_unique<http1::protocol>(http1_context_, *c));
+        c->start(first_protocol(*c));
       }
     } catch (const std::exception& e) {
       // One connection the kernel will not watch (ENOMEM, ENOSPC) must not
@@ -433,6 +432,19 @@ void server::accept_from(listener_watch& l) {
     }
   }
 }
+
+// What a connection speaks first (after its PROXY header, when there is one).
+std::unique_ptr<session::protocol> server::first_protocol(session::session& s) {
+  if (s.tls() != nullptr) {
+    session::handshake_host& host = *this;
+    return std::make_unique<session::tls_handshake>(s, *s.tls(), host, config_.requests.header_read_timeout_ms,
+                                                    config_.requests.drain_idle_grace_ms);
+  }
+  if (config_.http == http_versions::http2_only) return std::make_unique<http2::protocol>(h2_context_, s);
+  return std::make_unique<http1::protocol>(http1_context_, s);
+}
+
+void server::proxy_header_refused() { metrics::rejected(config_.metrics, metrics::rejection::proxy_header); }
 
 // ALPN chose: h2, or HTTP/1.1 (also for a client that named neither).
 void server::handshake_failed() { metrics::rejected(config_.metrics, metrics::rejection::tls_handshake); }

@@ -40,6 +40,7 @@
 #include "core/loop/event_loop.h"
 #include "core/metrics/record.h"
 #include "core/session/session.h"
+#include "core/session/proxy_preface.h"
 #include "core/session/tls_handshake.h"
 #include "core/server/access_log.h"
 #include "core/server/dispatcher.h"
@@ -92,6 +93,9 @@ struct server_config {
   const local::local_routes* local = nullptr; // health path and static files
   access_log* access = nullptr;
   net::tls_context* tls = nullptr;             // every connection is TLS under it
+  // Every connection starts with a PROXY header from a trusted balancer
+  // (session/proxy_preface.h); off, a connection starts as it always has.
+  bool proxy_protocol = false;
   // Counting (null: metrics off): this loop's block of the metrics region,
   // and its worker's slot (the pool's gauges, which the worker's loops share).
   metrics::thread_block* metrics = nullptr;
@@ -111,6 +115,7 @@ class server final : private loop::io_handler,
                      private session::protocol_host,
                      private ws::host,
                      private session::handshake_host,
+                     private session::preface_host,
                      private exchange::exchange_owner {
  public:
   // Listener fds are already bound and listening; the server makes them
@@ -227,6 +232,8 @@ class server final : private loop::io_handler,
   void websocket_closed(exchange::exchange& x, const ws::closed_record& r) override;
   std::unique_ptr<session::protocol> after_handshake(session::session& s, const net::tls_facts& facts) override;
   void handshake_failed() override;
+  std::unique_ptr<session::protocol> first_protocol(session::session& s) override;
+  void proxy_header_refused() override;
   std::unique_ptr<session::protocol> http2_for(session::session& s) override;
   std::unique_ptr<session::protocol> http2_upgrade(session::session& s, std::string_view settings,
                                                    const exchange::request_head& h) override;

@@ -46,6 +46,16 @@ void session::set_peer(const exchange::peer_info& peer) {
   listener_ = peer.listener;
 }
 
+void session::set_proxied(std::string_view client, uint16_t client_port, std::string_view server,
+                          uint16_t server_port) {
+  set_peer({client, client_port, listener_});
+  size_t n = server.size() < sizeof server_text_ - 1 ? server.size() : sizeof server_text_ - 1;
+  util::copy_bytes(server_text_, server, n);
+  server_text_[n] = '\0';
+  server_text_length_ = static_cast<uint8_t>(n);
+  server_port_ = server_port;
+}
+
 session::~session() {
   if (state_ != state::closed) close_now();
 }

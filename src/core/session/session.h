@@ -162,8 +162,13 @@ class session final : public loop::io_handler, public loop::timer_handler {
   // The events watched now (tests and probes).
   uint32_t interest() const { return interest_; }
   exchange::peer_info peer() const {
-    return {std::string_view(peer_text_, peer_text_length_), peer_port_, listener_, tls_ ? &tls_->facts() : nullptr};
+    return {std::string_view(peer_text_, peer_text_length_), peer_port_, listener_, tls_ ? &tls_->facts() : nullptr,
+            std::string_view(server_text_, server_text_length_), server_port_};
   }
+  // A trusted PROXY header named the client and the address it connected
+  // to: from now on they stand for the socket's (the access log, the app,
+  // the trust check of forwarding headers). Before the first request.
+  void set_proxied(std::string_view client, uint16_t client_port, std::string_view server, uint16_t server_port);
   // "unix socket" for a peer with no address, for log lines.
   const char* peer_for_log() const { return peer_text_length_ != 0 ? peer_text_ : "unix socket"; }
 
@@ -212,6 +217,9 @@ class session final : public loop::io_handler, public loop::timer_handler {
   uint8_t peer_text_length_ = 0;
   uint16_t peer_port_ = 0;
   uint16_t listener_ = 0;
+  char server_text_[46] = {};  // from a PROXY header only
+  uint8_t server_text_length_ = 0;
+  uint16_t server_port_ = 0;
 };
 
 }  // namespace baton::session
