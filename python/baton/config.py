@@ -243,6 +243,9 @@ OPTIONS: tuple[Option, ...] = (
            "-Port and Forwarded, from trusted peers only (default: on)", negatable=True, core=True),
     Option("forwarded_allow_ips", str, "127.0.0.1", "peers trusted for proxy headers: addresses and networks "
            "separated by commas, or * for all; Unix socket peers are trusted (default: %(default)s)", core=True),
+    Option("proxy_protocol", _bool, False, "every connection starts with a PROXY header (v1 or v2, told apart by "
+           "its first bytes) from a peer trusted by --forwarded-allow-ips, naming the client; a connection without "
+           "one is closed (default: off)", negatable=True, core=True),
     # WebSockets (an ASGI app's; a WSGI app gets the upgrade as a plain request).
     Option("ws", str, "auto", "ASGI: WebSockets; auto serves them, none hands an upgrade request to the app as "
            "plain HTTP (default: %(default)s)", choices=("auto", "none")),
@@ -361,6 +364,7 @@ class Config:
     max_body_size: int
     proxy_headers: bool
     forwarded_allow_ips: str
+    proxy_protocol: bool
     ws: str
     ws_max_size: int
     ws_max_queue: int

@@ -145,6 +145,10 @@ const option_entry option_table[] = {
        return true;
      }},
     {"forwarded_allow_ips", kind::text, 0, 0, set_allow_list},
+    {"proxy_protocol", kind::flag, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.proxy_protocol = v.flag;
+       return true;
+     }},
     {"server_header", kind::text, 0, 0, set_server_header},
     {"max_requests", kind::integer, 0, INT64_MAX, [](config_t& c, server_extras&, const option_value& v) {
        c.max_requests = static_cast<uint64_t>(v.number);

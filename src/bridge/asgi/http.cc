@@ -207,12 +207,23 @@ bool asgi_runner::set_scheme_and_server(PyObject* d, exchange::exchange& s, bool
   if (s.scheme() == "https") ok = PyDict_SetItem(d, names.scheme, websocket ? names.wss : names.https) == 0;
   uint16_t listener = s.peer().listener < servers_.size() ? s.peer().listener : 0;
   if (ok && listener != 0) ok = PyDict_SetItem(d, names.server, servers_[listener].get()) == 0;
-  if (ok && !s.forwarded_port().empty() && server_hosts_[listener]) {
-    uint64_t port = 0;
-    util::parse_decimal(s.forwarded_port(), port);
-    py_ref port_obj = py_ref::steal(PyLong_FromUnsignedLongLong(port));
-    ok = port_obj && set_new(d, names.server, PyTuple_Pack(2, server_hosts_[listener].get(), port_obj.get()));
+  // A PROXY header named the address the client connected to.
+  exchange::peer_info peer = s.peer();
+  if (!ok || (s.forwarded_port().empty() && peer.server_address.empty())) return ok;
+  py_ref host;
+  if (!peer.server_address.empty()) {
+    host = py_ref::steal(PyUnicode_DecodeLatin1(peer.server_address.data(),
+                                                static_cast<Py_ssize_t>(peer.server_address.size()), nullptr));
+    if (!host) return false;
+  } else if (server_hosts_[listener]) {
+    host = py_ref::borrow(server_hosts_[listener].get());
+  } else {
+    return true;  // a Unix socket's scope names no server to give a port to
   }
+  uint64_t port = peer.server_port;
+  if (!s.forwarded_port().empty()) util::parse_decimal(s.forwarded_port(), port);
+  py_ref port_obj = py_ref::steal(PyLong_FromUnsignedLongLong(port));
+  ok = port_obj && set_new(d, names.server, PyTuple_Pack(2, host.get(), port_obj.get()));
   return ok;
 }
 

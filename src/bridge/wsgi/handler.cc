@@ -294,6 +294,11 @@ py_ref wsgi_handler::build_environ(wsgi_thread_state& state, exchange::exchange&
     const auto& [name, port] = listener_names_[peer.listener - 1];
     ok = PyDict_SetItem(env, names.SERVER_NAME, name.get()) == 0 && PyDict_SetItem(env, names.SERVER_PORT, port.get()) == 0;
   }
+  // A PROXY header named the address the client connected to.
+  if (ok && !peer.server_address.empty()) {
+    ok = set_item(env, names.SERVER_NAME, latin1(peer.server_address)) &&
+         set_item(env, names.SERVER_PORT, PyUnicode_FromFormat("%u", static_cast<unsigned>(peer.server_port)));
+  }
   if (ok && !s.forwarded_port().empty()) ok = set_item(env, names.SERVER_PORT, latin1(s.forwarded_port()));
   ok = ok && add_header_fields(state, env, head);
   if (!ok) return {};
