@@ -281,12 +281,13 @@ clean:
 	rm -rf build $(VENV) $(PEERS_VENV) dist .stamp-deps tests/conformance/corpus.txt
 
 # Fuzzing: libFuzzer targets for the parser, the chunked decoder, the
-# WebSocket frame and message decoder, the inflater and HTTP/2 on a session,
+# WebSocket frame and message decoder, the inflater, HTTP/2 on a session
+# and the PROXY protocol parser,
 # built with clang++ under ASan and UBSan in build/fuzz. fuzz-smoke runs each for
 # FUZZ_SMOKE_SECONDS (or FUZZ_SMOKE_RUNS inputs) over a copy of the committed
 # corpus; fuzz runs each for FUZZ_SECONDS and keeps what it finds in
 # build/fuzz/corpus. Crash inputs land in build/fuzz/artifacts.
-FUZZ_TARGETS       := parser chunked ws inflate http2
+FUZZ_TARGETS       := parser chunked ws inflate http2 proxy
 FUZZ_SECONDS       ?= 300
 FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_SMOKE_RUNS    ?= 2000000
@@ -300,9 +301,12 @@ FUZZ_MAX_LEN_inflate := 8192
 # HTTP/2: room for a few streams' frames, a body past a small window and a
 # header block past a small list limit.
 FUZZ_MAX_LEN_http2   := 16384
+# PROXY headers: the largest v2 header taken (2064 bytes) and some past it.
+FUZZ_MAX_LEN_proxy   := 2200
 FUZZ_DICT_parser     := -dict=tests/fuzz/http.dict
 FUZZ_DICT_chunked    := -dict=tests/fuzz/http.dict
 FUZZ_DICT_http2      := -dict=tests/fuzz/http2.dict
+FUZZ_DICT_proxy      := -dict=tests/fuzz/proxy.dict
 
 .PHONY: fuzz fuzz-smoke fuzz-build
 
