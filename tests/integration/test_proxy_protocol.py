@@ -252,6 +252,32 @@ def test_a_stalled_header_is_closed_after_the_header_read_timeout(servers, sent)
     assert "within the header-read timeout" in server.log_since(mark)
 
 
+def test_refusals_are_counted_and_the_metrics_listener_needs_no_header(servers):
+    import http.client
+    metrics_port = free_port()
+    server = servers("--metrics-bind", f"127.0.0.1:{metrics_port}")
+    assert refused(server, REQUEST)
+    assert refused(server, MALFORMED["v2-bad-family"][0])
+    assert ask(server, v2())["REMOTE_ADDR"] == "203.0.113.7"
+
+    def scrape():
+        c = http.client.HTTPConnection("127.0.0.1", metrics_port, timeout=5)
+        try:
+            c.request("GET", "/metrics")
+            return c.getresponse().read().decode()
+        finally:
+            c.close()
+
+    series = 'baton_rejections_total{cause="proxy_header"} '
+    deadline = time.monotonic() + 10
+    while True:
+        lines = [line for line in scrape().splitlines() if line.startswith(series)]
+        if lines and float(lines[0].split()[-1]) == 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert lines and float(lines[0].split()[-1]) == 2, lines
+
+
 def test_without_the_option_a_header_is_an_http_error():
     # Off by default: a connection starts as HTTP, and a PROXY line is a bad request.
     server = Server(["--port", "0", WSGI]).start()
