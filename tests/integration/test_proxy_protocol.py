@@ -114,6 +114,22 @@ def test_unknown_and_local_keep_the_socket_addresses(servers, header):
     assert seen["SERVER_PORT"] == str(server.port)
 
 
+def test_a_unix_socket_peer_is_trusted_to_send_the_header(tmp_path):
+    # As for the forwarding headers: a Unix socket's peer is a local proxy,
+    # whatever --forwarded-allow-ips names.
+    server = Server(["--uds", str(tmp_path / "baton.sock"), "--proxy-protocol", "--forwarded-allow-ips", "10.9.9.9",
+                     WSGI]).start()
+    try:
+        seen = ask(server, v2(), sock=server.connect())
+        assert seen["REMOTE_ADDR"] == "203.0.113.7" and seen["SERVER_PORT"] == "8443"
+        # LOCAL keeps the socket's own addresses: a Unix socket has none.
+        local = ask(server, v2_local(), sock=server.connect())
+        assert local["SERVER_NAME"] == "localhost" and local["SERVER_PORT"] == "80"
+        assert local["REMOTE_ADDR"] != "203.0.113.7"
+    finally:
+        server.stop()
+
+
 def test_a_trusted_balancer_s_client_is_checked_for_x_forwarded_for(servers):
     # The balancer (the socket's peer) is trusted for the PROXY header; the
     # forwarding headers are then believed only when the client it names is

@@ -66,7 +66,7 @@ struct peer_info {
   const net::tls_facts* tls = nullptr;  // the connection's TLS, or null for plain TCP
   // The address the client connected to, when a PROXY header named it;
   // "" otherwise (the listener's own address stands).
-  std::string_view server_address;
+  std::string_view server_address = {};
   uint16_t server_port = 0;
 };
 
