@@ -69,7 +69,9 @@ void check_prefix(const pp::result& prefix, const pp::result& whole, std::string
     if (shown < whole.consumed && prefix.state != pp::status::need_more) {
       broken("a prefix of a complete header did not need more", input, shown);
     }
-    if (shown >= whole.consumed && !same(prefix, whole)) broken("the header read differently with less after it", input, shown);
+    if (shown >= whole.consumed && !same(prefix, whole)) {
+      broken("the header read differently with less after it", input, shown);
+    }
   }
   if (whole.state == pp::status::need_more && prefix.state != pp::status::need_more) {
     broken("a prefix finished or failed where the whole needs more", input, shown);

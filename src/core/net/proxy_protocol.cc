@@ -81,8 +81,10 @@ result parse_v1_line(std::string_view line, size_t consumed) {
   int family = protocol == "TCP4" ? AF_INET : protocol == "TCP6" ? AF_INET6 : AF_UNSPEC;
   if (family == AF_UNSPEC) return failed(1, "PROXY v1: protocol is not TCP4, TCP6 or UNKNOWN");
   std::string_view source, destination, source_port, destination_port;
-  if (line.empty() || line.back() == ' ' || !next_field(line, source) || !next_field(line, destination) || !next_field(line, source_port) ||
-      !next_field(line, destination_port) || !line.empty()) {
+  // A trailing space would leave an empty fifth field that next_field cannot see.
+  bool trailing_space = !line.empty() && line.back() == ' ';
+  if (trailing_space || !next_field(line, source) || !next_field(line, destination) ||
+      !next_field(line, source_port) || !next_field(line, destination_port) || !line.empty()) {
     return failed(1, "PROXY v1: not four fields after the protocol");
   }
   if (!parse_address(source, family, r.source) || !parse_address(destination, family, r.destination)) {
@@ -156,7 +158,9 @@ result parse_v2(std::string_view bytes) {
   uint8_t family = b[13] >> 4, transport = b[13] & 0x0f;
   size_t length = (static_cast<size_t>(b[14]) << 8) | b[15];
   if (version != 2) return failed(2, "PROXY v2: version is not 2");
-  if (command != command_local && command != command_proxy) return failed(2, "PROXY v2: command is not LOCAL or PROXY");
+  if (command != command_local && command != command_proxy) {
+    return failed(2, "PROXY v2: command is not LOCAL or PROXY");
+  }
   if (family > family_unix) return failed(2, "PROXY v2: unknown address family");
   if (transport > transport_datagram) return failed(2, "PROXY v2: unknown transport");
   if (v2_preamble + length > max_v2_length) return failed(2, "PROXY v2: header longer than this server takes");
