@@ -42,9 +42,6 @@ MAPPED = {
     "http2_max_concurrent_streams": "h2_max_concurrent_streams",
     "http2_initial_window_size": "h2_initial_window_size",
     "http2_max_header_list_size": "h2_max_header_list_size",
-    # Taken where baton has an option of the same name (else not had).
-    "proxy_protocol": "proxy_protocol",
-    "proxy_allow_ips": "proxy_allow_ips",
 }
 
 # Hooks baton calls, at the moments baton.hooks describes.
@@ -77,7 +74,6 @@ NOT_HAD = {
     "http_parser": "auto", "http2_max_frame_size": 16384, "control_socket": ANY, "control_socket_mode": 0o600,
     "control_socket_disable": False, "dirty_apps": [], "dirty_workers": 0, "dirty_timeout": 300,
     "dirty_threads": 1, "dirty_graceful_timeout": 30, "preload_app": False, "pythonpath": None,
-    "proxy_protocol": "off", "proxy_allow_ips": "127.0.0.1,::1",
     # Deprecated and ignored by gunicorn itself: ignoring it changes nothing.
     "ssl_version": ANY,
 }
@@ -89,8 +85,6 @@ def is_setting(name: str) -> bool:
 
 def restates_default(name: str, value: Any) -> bool:
     default = NOT_HAD.get(name, ANY)
-    if name == "proxy_protocol" and value is False:
-        return True
     return default is not ANY and (value == default or (value is None and default in ("", [], {})))
 
 
@@ -184,6 +178,21 @@ def _preload_app(value: Any, done: Translation) -> None:
                      "given an app object is the way to load it once, before the fork)")
 
 
+def _proxy_protocol(value: Any, done: Translation) -> None:
+    # gunicorn's off, v1, v2 or auto (True in its older releases): baton tells
+    # the two versions apart by themselves, so any of them turns it on.
+    on = value is True or str(value).strip().lower() in ("v1", "v2", "auto", "true", "1", "on")
+    done.options.append(("proxy_protocol", on))
+
+
+def _proxy_allow_ips(value: Any, done: Translation) -> None:
+    # The peers gunicorn believes a PROXY header from; baton asks the same
+    # of --forwarded-allow-ips, which the file may give as well.
+    _forwarded_allow_ips(value, done)
+    done.note = ("proxy_allow_ips taken as --forwarded-allow-ips: baton trusts one list of peers for proxy "
+                 "headers and PROXY headers alike")
+
+
 def _errorlog(value: Any, done: Translation) -> None:
     if value not in (None, "-"):
         done.not_had = True  # baton's errors go to stderr, or where --log-config sends the 'baton' loggers
@@ -193,5 +202,6 @@ _SPECIAL: dict[str, Callable[[Any, Translation], None]] = {
     "threads": _threads, "accesslog": _accesslog, "forwarded_allow_ips": _forwarded_allow_ips,
     "wsgi_app": _wsgi_app, "raw_env": _raw_env, "daemon": _daemon, "worker_class": _worker_class,
     "http_protocols": _http_protocols, "pythonpath": _pythonpath, "preload_app": _preload_app,
-    "errorlog": _errorlog, "config": lambda value, done: None, "ssl_version": lambda value, done: None,
+    "errorlog": _errorlog, "proxy_protocol": _proxy_protocol, "proxy_allow_ips": _proxy_allow_ips,
+    "config": lambda value, done: None, "ssl_version": lambda value, done: None,
 }

@@ -279,3 +279,17 @@ def test_toml_without_tomllib_says_what_it_needs(tmp_path, monkeypatch):
     toml = write(tmp_path / "baton.toml", TOML)
     with pytest.raises(ConfigError, match=r"reading TOML needs Python 3\.11 or later, or `pip install tomli`"):
         config_file.read(str(toml))
+
+
+@pytest.mark.parametrize("value, on", [('"v2"', "true"), ('"auto"', "true"), ("True", "true"), ('"off"', "false")])
+def test_gunicorns_proxy_protocol_settings_turn_on_batons(tmp_path, value, on):
+    """gunicorn's proxy_protocol (off, v1, v2, auto; True in older releases) and the peers it
+    believes a PROXY header from (proxy_allow_ips), which baton asks of --forwarded-allow-ips."""
+    conf = write(tmp_path / "gunicorn.conf.py", f"""
+        proxy_protocol = {value}
+        proxy_allow_ips = "10.1.2.3,10.1.2.4"
+        wsgi_app = "tests.integration.apps.entry_apps:hello"
+    """)
+    shown = print_config("-c", str(conf))
+    assert shown["proxy_protocol"] == (on, f"file {conf}")
+    assert shown["forwarded_allow_ips"] == ('"10.1.2.3,10.1.2.4"', f"file {conf}")
