@@ -158,3 +158,33 @@ def test_a_host_past_its_limit_answers_503_with_retry_after(make_fleet):
     assert len(refused) >= 2, answers
     assert all(re.search(r"(?im)^retry-after: \d+", a) for a in refused), refused
     assert all(a.startswith("HTTP/1.1 200") for a in answers if a not in refused), answers
+
+
+def test_the_proxy_protocol_carries_the_clients_address_through_a_rolling_deploy(make_fleet):
+    """HAProxy's send-proxy-v2 to hosts started with --proxy-protocol, trusting the balancer
+    only: the app and the access log see the client machine's address, not HAProxy's, and a
+    rolling deploy under it loses nothing."""
+    fleet = make_fleet(server_options="send-proxy-v2",
+                       baton_args=("--proxy-protocol", "--forwarded-allow-ips", "10.77.0.2", "--access-log"))
+    status, body = fleet.get("/")
+    assert status == 200 and body.split()[2] == fleet.client.address, body
+    load = fleet.load(300, connections=16)
+    time.sleep(1)
+    for host in fleet.hosts:
+        host.deploy("v2")
+        host.stop()
+        fleet.haproxy.wait_state(host.name, "DOWN")
+        host.start()
+        fleet.haproxy.wait_state(host.name, "UP")
+    while front_requests(fleet) < 30_000:
+        time.sleep(0.2)
+    load.proc.send_signal(signal.SIGINT)
+    result = load.result()
+    print(f"\nproxy protocol: {describe(result)}")
+    assert result.errors == 0, result.text
+    for host in fleet.hosts:
+        lines = [line for line in host.log.splitlines() if '"GET / HTTP/1.1" 200' in line]
+        assert lines, host.name
+        # Every request the app saw came from the client machine (the health
+        # checks come from the balancer, which sends them with a header too).
+        assert all(line.split()[0] == fleet.client.address for line in lines), lines[:3]
