@@ -15,6 +15,7 @@ exchange::exchange(exchange_owner& owner, loop::event_loop& loop, const exchange
 exchange::~exchange() = default;
 
 void exchange::release() {
+  loop_side("exchange::release");
   if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) owner_.recycle(this);
 }
 
@@ -44,11 +45,13 @@ void exchange::reset_rest(uint64_t head_bytes, const peer_info& peer, const resp
 }
 
 void exchange::mark_client_finished() {
+  loop_side("exchange::mark_client_finished");
   meeting_.raise(meeting::client_eof);
   meeting_.wake_app();
 }
 
 void exchange::cancel() {
+  loop_side("exchange::cancel");
   meeting_.raise(meeting::cancelled);
   in_.release_target();
   meeting_.wake_app();

@@ -45,6 +45,7 @@
 #include "core/exchange/upgrade.h"
 #include "core/handoff/notice_queue.h"
 #include "core/net/output_queue.h"
+#include "core/loop/thread_contract.h"
 
 namespace baton::exchange {
 
@@ -200,11 +201,23 @@ class exchange final : public handoff::notice_link {
   void set_direct(bool direct) { meeting_.direct = direct; }
   bool direct() const { return meeting_.direct; }
 
-  void deliver_body(const char* data, size_t length, bool last = false) { in_.deliver(data, length, last); }
-  void deliver_body_end() { in_.deliver_end(); }
-  void deliver_body_error(int status) { in_.deliver_error(status); }
+  void deliver_body(const char* data, size_t length, bool last = false) {
+    loop_side("exchange::deliver_body");
+    in_.deliver(data, length, last);
+  }
+  void deliver_body_end() {
+    loop_side("exchange::deliver_body_end");
+    in_.deliver_end();
+  }
+  void deliver_body_error(int status) {
+    loop_side("exchange::deliver_body_error");
+    in_.deliver_error(status);
+  }
   char* body_space(size_t length) { return in_.space(length); }
-  void body_received(size_t length, bool last) { in_.received(length, last); }
+  void body_received(size_t length, bool last) {
+    loop_side("exchange::body_received");
+    in_.received(length, last);
+  }
   char* target_space(size_t& room) { return in_.target_space(room); }
   void target_received(size_t length, bool last) { in_.target_received(length, last); }
   bool body_ended() const { return in_.ended(); }
@@ -223,7 +236,10 @@ class exchange final : public handoff::notice_link {
   uint64_t response_body_bytes() const { return out_.state().sent; }
   const field_list& response_fields() const { return out_.state().fields; }
   const field_list& response_trailers() const { return out_.state().trailers; }
-  uint64_t take_output(net::output_queue& dest) { return out_.take_output(dest); }
+  uint64_t take_output(net::output_queue& dest) {
+    loop_side("exchange::take_output");
+    return out_.take_output(dest);
+  }
   void set_backlog(uint64_t bytes) { out_.set_backlog(bytes); }
   bool close_after() const { return out_.close_after(); }
   // True once (and clears it) when the app asked for the body of an
@@ -247,9 +263,11 @@ class exchange final : public handoff::notice_link {
     return messages_.offer();
   }
   void deliver_message(message_kind kind, const char* data, size_t length, bool ascii = false) {
+    loop_side("exchange::deliver_message");
     messages_.deliver(kind, data, length, ascii);
   }
   void deliver_message(message_kind kind, byte_buffer& payload, bool ascii = false) {
+    loop_side("exchange::deliver_message");
     messages_.deliver(kind, payload, ascii);
   }
   bool app_closed() const { return messages_.app_closed(); }
@@ -281,6 +299,9 @@ class exchange final : public handoff::notice_link {
   uint64_t generation = 0;  // bumped by reset_for(): which request this is
 
  private:
+  // Where checks are built in: aborts unless this thread runs the owner's loop.
+  void loop_side(const char* call) const { loop::expect_loop(owner_.loop_of(), call); }
+
   // What every reset_for does once the request has its head.
   void reset_rest(uint64_t head_bytes, const peer_info& peer, const response_wire& wire, const proxy_settings* proxy);
 

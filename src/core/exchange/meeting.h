@@ -45,6 +45,10 @@ class exchange_owner {
   virtual void exchange_news(exchange* x) = 0;
   // Loop thread: the last reference to `x` is gone.
   virtual void recycle(exchange* x) = 0;
+  // The loop whose thread the loop-side calls come from (checked where
+  // checks are built in: loop/thread_contract.h); none for an owner that
+  // runs no loop (tests driving an exchange by hand).
+  virtual const loop::event_loop* loop_of() const { return nullptr; }
 
  protected:
   ~exchange_owner() = default;

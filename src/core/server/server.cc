@@ -15,6 +15,7 @@
 #include <cstring>
 #include <exception>
 
+#include "core/loop/thread_contract.h"
 #include "core/metrics/stopwatch.h"
 #include "core/util/log.h"
 
@@ -84,6 +85,7 @@ server::server(const server_config& config, std::vector<int> listeners)
 }
 
 server::~server() {
+  loop::running_pass pass(&loop_);  // this thread runs the loop's passes (loop/thread_contract.h)
   signals_.reset();  // first: the handlers write to the watchdog's descriptor
   watchdog_.reset();
   close_all();
@@ -112,6 +114,7 @@ const char* stop_reason_name(stop_reason r) {
 }
 
 void server::start() {
+  loop::running_pass pass(&loop_);
   // One signal policy for every shape (on_io): with handle_signals off the
   // embedding program owns the signals and passes them on (deliver_signal).
   signals_ = std::make_unique<loop_signals>(loop_.wake_fd(), &draining_, config_.retire_signal, config_.handle_signals);
@@ -122,11 +125,13 @@ void server::start() {
 }
 
 void server::finish() {
+  loop::running_pass pass(&loop_);
   close_all();
   reap();
 }
 
 void server::run() {
+  loop::running_pass pass(&loop_);
   // A peer that goes away mid-sendfile must fail the write, not kill us.
   // (Left ignored after run(): CPython ignores SIGPIPE too.)
   struct sigaction ignore{};
@@ -141,11 +146,13 @@ void server::run() {
 }
 
 void server::run_pass() {
+  loop::running_pass pass(&loop_);
   loop_.run_once(0);
   after_pass();
 }
 
 void server::run_posted_pass() {
+  loop::running_pass pass(&loop_);
   loop_.run_inbox_and_timers();
   after_pass();
 }

@@ -222,6 +222,7 @@ class server final : private loop::io_handler,
   size_t busy_connections() const { return live_count_ - lingering_count_; }
   void exchange_news(exchange::exchange* x) override;
   void recycle(exchange::exchange* x) override;
+  const loop::event_loop* loop_of() const override { return &loop_; }
   void request_done(exchange::exchange* x) override;
   session::upgrade_verdict offer_upgrade(exchange::exchange& x) override;
   int upgrade_answer_timeout_ms() const override;

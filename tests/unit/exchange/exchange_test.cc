@@ -15,6 +15,8 @@
 #include "core/handoff/parker.h"
 #include "core/exchange/exchange.h"
 #include "core/loop/event_loop.h"
+#include "core/loop/thread_contract.h"
+#include "core/net/output_queue.h"
 
 namespace {
 
@@ -336,7 +338,7 @@ TEST(Exchange, BodyBytesAreCountedOnceWhereverTheyLand) {
   s.release();
 }
 
-}  // namespace
+
 
 // HTTP/2's head is taken as it was built (no copy of its bytes or fields):
 // the views the app reads point into the very buffer the protocol filled,
@@ -370,3 +372,47 @@ TEST(Exchange, AnAdoptedHeadIsTakenWithoutACopy) {
   EXPECT_EQ(s.head().method, "POST");
   s.release();
 }
+
+// The thread contract, proven by breaking it: an exchange of a server (an
+// owner that runs a loop) takes loop-side calls only from a thread running
+// that loop's passes; any other aborts, naming the call (builds without
+// NDEBUG: this one, ASan's and TSan's). Without the check, both calls
+// below would return and the test would fail.
+struct looped_owner final : x::exchange_owner {
+  explicit looped_owner(const baton::loop::event_loop& l) : loop(l) {}
+  void exchange_news(x::exchange*) override {}
+  void recycle(x::exchange*) override {}
+  const baton::loop::event_loop* loop_of() const override { return &loop; }
+  const baton::loop::event_loop& loop;
+};
+
+TEST(ExchangeThreadContract, ALoopSideCallFromAThreadNotRunningTheLoopAborts) {
+#ifdef NDEBUG
+  GTEST_SKIP() << "the checks are built only without NDEBUG";
+#else
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  baton::loop::event_loop loop;
+  looped_owner own(loop);
+  const x::exchange_settings settings;
+  x::exchange s{own, loop, settings};
+  std::string raw = "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\n\r\n";
+  {
+    baton::loop::running_pass pass(&loop);
+    s.reset_for(post_head(raw, 4), raw.data(), raw.size(), x::peer_info{"127.0.0.1", 1}, wire);
+    s.deliver_body("ab", 2);  // on the loop: allowed
+  }
+  EXPECT_DEATH(s.deliver_body("cd", 2), "exchange::deliver_body called from a thread not running its loop");
+  // An app thread taking the response's output, which only the loop may do.
+  EXPECT_DEATH(
+      {
+        std::thread app([&] {
+          baton::net::output_queue out;
+          s.take_output(out);
+        });
+        app.join();
+      },
+      "exchange::take_output called from a thread not running its loop");
+#endif
+}
+
+}  // namespace
