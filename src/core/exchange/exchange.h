@@ -113,6 +113,11 @@ class exchange final : public handoff::notice_link {
   bool add_header(std::string_view name, std::string_view value) { return out_.add_header(name, value); }
   bool add_valid_header(std::string_view name, std::string_view value) { return out_.add_valid_header(name, value); }
   bool add_trailer(std::string_view name, std::string_view value) { return out_.add_trailer(name, value); }
+  // An interim response (103 Early Hints) before the head, sent at once:
+  // see response_out.h.
+  void begin_interim() { out_.begin_interim(); }
+  bool add_interim_field(std::string_view name, std::string_view value) { return out_.add_interim_field(name, value); }
+  bool send_interim(int status) { return out_.send_interim(status); }
   bool has_content_length() const { return out_.state().length >= 0; }
   bool response_committed() const { return out_.state().committed; }
   int response_status() const { return out_.state().status; }
@@ -230,6 +235,10 @@ class exchange final : public handoff::notice_link {
   uint64_t body_bytes_received() const { return in_.body_bytes_received(); }
 
   bool head_ready() const { return out_.head_ready(); }
+  // The interim responses waiting for a protocol that sends heads as data;
+  // false when none waits. Look at head_ready() first: interim responses
+  // queued before the head are then all here.
+  bool take_interim(field_list& dest) { return out_.take_interim(dest); }
   const response_state& response_head() const { return out_.state(); }
   // Once the app side is done: the body bytes the response carried and its
   // fields (for the access log).

@@ -14,6 +14,7 @@
 
 #include "core/exchange/fields.h"
 #include "core/exchange/head.h"
+#include "core/exchange/interim.h"
 #include "core/util/byte_buffer.h"
 
 namespace baton::exchange {
@@ -82,6 +83,11 @@ class response_wire {
   virtual void begin_piece(size_t length, byte_buffer& out) const = 0;
   virtual void end_piece(byte_buffer& out) const = 0;
   virtual void end_body(const response_state& r, byte_buffer& out) const = 0;
+  // An interim response of `status` (103) with `fields`, before the head:
+  // writes it into `out`, or says the loop will encode it from the data,
+  // or that `request`'s client cannot take one (interim.h).
+  virtual interim_result write_interim(int status, const field_list& fields, const request_head& request,
+                                       byte_buffer& out) const = 0;
 
  protected:
   ~response_wire() = default;

@@ -104,6 +104,28 @@ bool response_out::add_trailer(std::string_view name, std::string_view value) {
   return true;
 }
 
+bool response_out::add_interim_field(std::string_view name, std::string_view value) {
+  if (!valid_interim_field(name, value)) return false;
+  interim_.add(name, value);
+  return true;
+}
+
+// Goes out now, like a flushed piece: HTTP/1's bytes published, HTTP/2's
+// data queued, and the loop told either way.
+bool response_out::send_interim(int status) {
+  // 100 and 101 are the protocols' own (Expect, a switch).
+  if (status < 102 || status > 199 || cancelled() || r_.committed || r_.finished) return false;
+  interim_result how = wire_->write_interim(status, interim_.building(), *request_, app_out_.bytes());
+  if (how == interim_result::not_sent) return false;
+  if (how == interim_result::keep_as_data) {
+    char code[4];
+    std::snprintf(code, sizeof code, "%03d", status);
+    interim_.queue(m_, std::string_view(code, 3));
+  }
+  flush();
+  return true;
+}
+
 // A body over the size limit found while the app ran: whatever the app
 // answers (often a 500 of its own, from the read that failed), the client
 // gets the 413 while nothing has gone out yet. Returns true when it did.

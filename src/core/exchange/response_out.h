@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "core/exchange/head.h"
+#include "core/exchange/interim.h"
 #include "core/exchange/meeting.h"
 #include "core/exchange/storage.h"
 #include "core/exchange/response.h"
@@ -60,6 +61,9 @@ class response_out {
   void set_backlog(uint64_t bytes);
   // Whether the response asked to close the connection after it.
   bool close_after() const { return close_after_.load(std::memory_order_acquire); }
+  // The interim responses queued for a loop that encodes them (interim.h);
+  // false when none waits.
+  bool take_interim(field_list& dest) { return interim_.take(m_, dest); }
   // After a switch: frees the published queue's storage when it is empty.
   size_t release_loop_memory();
 
@@ -82,6 +86,15 @@ class response_out {
   // when it is invalid, frames or routes the message, or is the
   // connection's own.
   bool add_trailer(std::string_view name, std::string_view value);
+  // An interim response (103 Early Hints) ahead of the head: begun, given
+  // its fields (false, nothing added, for one valid_interim_field refuses),
+  // then sent at once with a status from 102 to 199 (100 and 101 are the
+  // protocols'). send_interim() is false when it did not go out: the head
+  // is committed already, the client is gone, or its protocol takes no
+  // interim response (HTTP/1.0).
+  void begin_interim() { interim_.begin(); }
+  bool add_interim_field(std::string_view name, std::string_view value);
+  bool send_interim(int status);
   // A field the server adds to a head it begins itself (a 101's).
   void add_own_field(std::string_view name, std::string_view value) { r_.fields.add(name, value); }
   // Queues body bytes (committing the head first). `external`: queued
@@ -122,7 +135,8 @@ class response_out {
 
   // Tests only (reads both sides unguarded).
   size_t storage_bytes() const {
-    return shared_out_.storage_bytes() + app_out_.storage_bytes() + r_.fields.capacity() + r_.status_line.capacity();
+    return shared_out_.storage_bytes() + app_out_.storage_bytes() + r_.fields.capacity() + r_.status_line.capacity() +
+           interim_.storage_bytes();
   }
 
  private:
@@ -144,6 +158,7 @@ class response_out {
   std::atomic<uint64_t> backlog_{0};    // bytes the connection holds unsent
   std::atomic<bool> close_after_{false};
   std::atomic<uint64_t> external_unsent_{0};  // bytes of external runs still queued
+  interim_out interim_;  // untouched by a request that sends no interim response
 };
 
 }  // namespace baton::exchange

@@ -96,6 +96,22 @@ bool encoder::write_head(exchange::response_state& r, const exchange::commit_fac
   return !keep;
 }
 
+exchange::interim_result encoder::write_interim(int status, const exchange::field_list& fields,
+                                                const exchange::request_head& request, byte_buffer& out) const {
+  if (request.version_major != 1 || request.version_minor == 0) return exchange::interim_result::not_sent;
+  char line[64];
+  int n = std::snprintf(line, sizeof line, "HTTP/1.1 %d %s\r\n", status, exchange::status_reason(status));
+  out.append(line, static_cast<size_t>(n));
+  fields.for_each([&](std::string_view name, std::string_view value) {
+    out.append(name);
+    out.append(": ", 2);
+    out.append(value);
+    out.append("\r\n", 2);
+  });
+  out.append("\r\n", 2);
+  return exchange::interim_result::written;
+}
+
 // The last chunk, then the trailer section (RFC 9112 section 7.1.2).
 void encoder::end_body(const exchange::response_state& r, byte_buffer& out) const {
   if (r.trailers.empty()) {

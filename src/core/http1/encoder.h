@@ -39,6 +39,10 @@ class encoder final : public exchange::response_wire {
   void begin_piece(size_t length, byte_buffer& out) const override { append_chunk_header(out, length); }
   void end_piece(byte_buffer& out) const override { out.append("\r\n", 2); }
   void end_body(const exchange::response_state& r, byte_buffer& out) const override;
+  // An HTTP/1.1 client takes interim responses (RFC 9110 section 15.2); an
+  // HTTP/1.0 one does not, and gets none.
+  exchange::interim_result write_interim(int status, const exchange::field_list& fields,
+                                         const exchange::request_head& request, byte_buffer& out) const override;
 
  private:
   std::string server_line_;  // "server: baton\r\n", or empty

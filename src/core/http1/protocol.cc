@@ -488,7 +488,9 @@ void protocol::on_app_done(exchange::exchange* x) {
 }
 
 void protocol::take_output(bool flush_now) {
-  if (current_.x->take_output(session_.output()) > 0) current_.response_started = true;
+  // Bytes before the head can only be interim responses (103 Early Hints):
+  // after those a 100 Continue may still go, and a 504 still answer.
+  if (current_.x->take_output(session_.output()) > 0 && current_.x->head_ready()) current_.response_started = true;
   if (flush_now) flush_output();
   else if (current_.x != nullptr) current_.x->set_backlog(session_.output().buffered_bytes());
 }

@@ -106,7 +106,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
     bool dispatched = false;          // x has been submitted to the app
     bool app_done = false;            // x's app side finished and its output was taken
     bool continue_sent = false;
-    bool response_started = false;    // some of x's response went to the output
+    bool response_started = false;    // some of x's response (past any interim one) went to the output
     bool body_done = true;
     uint64_t body_remaining = 0;      // length framing: bytes still to arrive
     uint64_t body_received = 0;       // chunked: decoded bytes so far (for max_body)

@@ -163,7 +163,8 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   }
   void start_app(stream& s);
   void start_held();
-  void take_output(stream& s);
+  bool take_output(stream& s);
+  bool submit_interim(stream& s);
   void give_back_window(stream& s);
   bool submit_trailers(stream& s);
   void send();
@@ -209,6 +210,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   std::vector<std::pair<int32_t, int32_t>> skipped_;  // ids the client jumped over
   head_limits head_limits_;
   encoded_head head_scratch_;  // a response head's name-value pairs while it is submitted
+  exchange::field_list interim_scratch_;  // interim responses taken from an exchange, while they are submitted
   net::output_queue payload_scratch_;  // a DATA frame's payload between the stream's output and the session's
   bool peer_trusted_ = false;
   bool draining_ = false;

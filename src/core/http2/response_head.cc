@@ -83,4 +83,19 @@ void encode(const exchange::response_state& r, std::string_view server, encoded_
   if (!r.app_server && !server.empty()) out.fields.push_back(name_value("server", server));
 }
 
+namespace detail {
+
+void add_interim_field(std::string_view name, std::string_view value, encoded_head& out) {
+  size_t at = out.text.size();
+  for (char c : name) out.text.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c));
+  std::string_view lower(out.text.data() + at, name.size());
+  if (forbidden(lower)) {
+    out.text.resize(at);
+    return;
+  }
+  out.fields.push_back(name_value(lower, value));
+}
+
+}  // namespace detail
+
 }  // namespace baton::http2

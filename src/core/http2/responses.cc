@@ -27,10 +27,14 @@ void protocol::on_exchange_news(exchange::exchange* x) {
   x->take_flush_request();
   x->take_continue_request();  // no 100 Continue over HTTP/2: the body may come at once
   give_back_window(*s);
-  take_output(*s);
+  bool interim = take_output(*s);
   // The app finished an extended CONNECT's 200: the stream carries its
   // protocol from now on, which takes the exchange's news.
   if (x->switched() && s->carried == nullptr && !s->reset) switch_stream(*s);
+  // An app on this thread holds it until it returns: its interim response
+  // (103 Early Hints) goes out now, while the app is still at work on the
+  // final one, not after it.
+  if (interim && x->direct()) send();
   send_due_ = true;
   session_.update();
 }
@@ -78,20 +82,26 @@ void protocol::give_back_window(stream& s) {
   }
 }
 
-// Moves the exchange's output to the stream; submits the response's
-// HEADERS once its head is committed, and wakes a deferred DATA.
-void protocol::take_output(stream& s) {
-  if (s.x == nullptr) return;
+// Moves the exchange's output to the stream; submits its interim
+// responses and then the response's HEADERS once its head is committed,
+// and wakes a deferred DATA. True when an interim response was submitted.
+bool protocol::take_output(stream& s) {
+  if (s.x == nullptr) return false;
   s.x->take_output(s.pending);
   if (s.reset) {
     s.pending.clear();
     s.x->set_backlog(0);
-    return;
+    return false;
   }
+  bool interim = false;
   if (!s.head_sent) {
     // The head goes out as soon as the app side has committed it, as data:
-    // encoded here, on the loop thread, and copied by nghttp2.
-    if (!s.x->head_ready()) return;
+    // encoded here, on the loop thread, and copied by nghttp2. Looked at
+    // before the interim responses: every one the app sent before its head
+    // is queued by then, so none can come after the head.
+    bool head_ready = s.x->head_ready();
+    interim = submit_interim(s);
+    if (!head_ready) return interim;
     const exchange::response_state& r = s.x->response_head();
     encode(r, context_.response_wire.server(), head_scratch_);
     nghttp2_data_provider body{};
@@ -106,6 +116,18 @@ void protocol::take_output(stream& s) {
   }
   s.x->set_backlog(s.pending.buffered_bytes());
   if (!s.pending.empty() && stall_check_ms_ == INT64_MAX) stall_check_ms_ = session_.now_ms() + 1000;
+  return interim;
+}
+
+// Each interim response the app queued (103 Early Hints) as a HEADERS frame
+// that leaves the stream open (RFC 9113 section 8.1: a 1xx head before the
+// final one). nghttp2 copies the pairs.
+bool protocol::submit_interim(stream& s) {
+  if (!s.x->take_interim(interim_scratch_)) return false;
+  encode_interim(interim_scratch_, head_scratch_, [&](const encoded_head& head) {
+    nghttp2_submit_headers(h2_, NGHTTP2_FLAG_NONE, s.id, nullptr, head.fields.data(), head.fields.size(), nullptr);
+  });
+  return true;
 }
 
 // nghttp2 asks how much of a DATA frame's payload is ready. None of it is

@@ -44,6 +44,10 @@ struct test_wire final : x::response_wire {
   void begin_piece(size_t, baton::byte_buffer&) const override {}
   void end_piece(baton::byte_buffer&) const override {}
   void end_body(const baton::exchange::response_state&, baton::byte_buffer&) const override {}
+  x::interim_result write_interim(int, const x::field_list&, const x::request_head&,
+                                  baton::byte_buffer&) const override {
+    return x::interim_result::keep_as_data;
+  }
 };
 const test_wire wire;
 

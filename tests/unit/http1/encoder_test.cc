@@ -144,4 +144,30 @@ TEST(EndBody, WritesTheTrailerSectionAfterTheLastChunkInOrder) {
   EXPECT_TRUE(r.trailers.empty());  // a kept-alive connection's next response starts without them
 }
 
+TEST(Interim, AnHttp11ClientGetsA103WithEachFieldOnItsOwnLine) {
+  h::encoder e("baton");
+  baton::exchange::field_list fields;
+  fields.add("Link", "</a.css>; rel=preload; as=style");
+  fields.add("link", "</b.js>; rel=preload; as=script");
+  baton::exchange::request_head request;
+  baton::byte_buffer out;
+  EXPECT_EQ(e.write_interim(103, fields, request, out), baton::exchange::interim_result::written);
+  EXPECT_EQ(out.view(),
+            "HTTP/1.1 103 Early Hints\r\n"
+            "Link: </a.css>; rel=preload; as=style\r\n"
+            "link: </b.js>; rel=preload; as=script\r\n"
+            "\r\n");
+}
+
+TEST(Interim, AnHttp10ClientGetsNone) {
+  h::encoder e("");
+  baton::exchange::field_list fields;
+  fields.add("link", "</a.css>; rel=preload");
+  baton::exchange::request_head request;
+  request.version_minor = 0;
+  baton::byte_buffer out;
+  EXPECT_EQ(e.write_interim(103, fields, request, out), baton::exchange::interim_result::not_sent);
+  EXPECT_TRUE(out.empty());
+}
+
 }  // namespace

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <string>
@@ -489,6 +490,86 @@ TEST_F(http2_fixture, AnAppsTrailersGoOutInALastHeadersFrameThatEndsTheStream) {
   fields_list trailers = {{"x-checksum", "abc123"}};
   EXPECT_EQ(heads[1].fields, trailers);
   EXPECT_TRUE(heads[1].ends_stream());
+}
+
+// Sends a 103 with `links` from the app side of `s`.
+void hint(x::exchange* s, std::initializer_list<std::string_view> links) {
+  s->begin_interim();
+  for (std::string_view link : links) ASSERT_TRUE(s->add_interim_field("Link", link));
+  ASSERT_TRUE(s->send_interim(103));
+}
+
+TEST_F(http2_fixture, AnInlineAppsInterimResponseIsOnTheWireBeforeItReturns) {
+  open();
+  send(codec.headers(1, request("GET", "/"), true));
+  ASSERT_EQ(host.submitted.size(), 1u);
+  x::exchange* s = last();
+  hint(s, {"</a.css>; rel=preload"});
+  collect();  // no loop pass: the app still holds the loop's thread
+  std::vector<seen_frame> heads = sent(HEADERS, 1);
+  ASSERT_EQ(heads.size(), 1u);
+  fields_list expected = {{":status", "103"}, {"link", "</a.css>; rel=preload"}};
+  EXPECT_EQ(heads[0].fields, expected);
+  EXPECT_FALSE(heads[0].ends_stream());
+  host.answer(s, "ok");
+  pump();
+  heads = sent(HEADERS, 1);
+  ASSERT_EQ(heads.size(), 2u);
+  EXPECT_EQ(heads[1].field(":status"), "200");
+  EXPECT_EQ(body_sent(1), "ok");
+  EXPECT_TRUE(stream_ended(1));
+}
+
+TEST_F(http2_fixture, InterimResponsesQueuedWithTheHeadGoOutBeforeItInOrder) {
+  host.pooled = true;
+  open();
+  send(codec.headers(1, request("GET", "/"), true));
+  ASSERT_EQ(host.submitted.size(), 1u);
+  x::exchange* s = last();
+  // All of it before the loop looks: it finds the head ready and two
+  // interim responses queued.
+  hint(s, {"</a.css>; rel=preload", "</b.js>; rel=preload"});
+  hint(s, {"</c.css>; rel=preload"});
+  host.answer(s, "ok");
+  EXPECT_FALSE(s->send_interim(103)) << "after the head, nothing may come before it";
+  pump();
+  pump();
+  std::vector<seen_frame> heads = sent(HEADERS, 1);
+  ASSERT_EQ(heads.size(), 3u);
+  fields_list first = {{":status", "103"}, {"link", "</a.css>; rel=preload"}, {"link", "</b.js>; rel=preload"}};
+  fields_list second = {{":status", "103"}, {"link", "</c.css>; rel=preload"}};
+  EXPECT_EQ(heads[0].fields, first);
+  EXPECT_EQ(heads[1].fields, second);
+  EXPECT_FALSE(heads[0].ends_stream());
+  EXPECT_FALSE(heads[1].ends_stream());
+  EXPECT_EQ(heads[2].field(":status"), "200");
+  EXPECT_EQ(body_sent(1), "ok");
+  EXPECT_TRUE(stream_ended(1));
+}
+
+TEST_F(http2_fixture, AnInterimResponseOfARequestThatWentIsNotSentForTheNext) {
+  host.pooled = true;
+  open();
+  send(codec.headers(1, request("GET", "/"), true));
+  x::exchange* s = last();
+  hint(s, {"</stale.css>; rel=preload"});
+  // The client resets the stream before the loop took the hint.
+  send(rst_stream(1, NGHTTP2_CANCEL));
+  host.done(s);
+  pump();
+  send(codec.headers(3, request("GET", "/next"), true));
+  ASSERT_EQ(host.submitted.size(), 2u);
+  x::exchange* next = last();
+  EXPECT_EQ(next, s) << "the exchange is recycled for the next request";
+  hint(next, {"</fresh.css>; rel=preload"});
+  host.answer(next, "ok");
+  pump();
+  pump();
+  std::vector<seen_frame> heads = sent(HEADERS, 3);
+  ASSERT_EQ(heads.size(), 2u);
+  fields_list fresh = {{":status", "103"}, {"link", "</fresh.css>; rel=preload"}};
+  EXPECT_EQ(heads[0].fields, fresh);
+  EXPECT_TRUE(sent(HEADERS, 1).empty());
 }
 
 // --- malformed and refused requests never reach the app ------------------------------
