@@ -255,7 +255,7 @@ bridge_types& state_of(PyObject* module) { return *static_cast<bridge_types*>(Py
 template <typename Visit>
 void for_each_object(bridge_types& t, Visit visit) {
   for (PyTypeObject** type : {&t.completed, &t.failed, &t.waiting, &t.receive, &t.send, &t.request_coroutine,
-                              &t.asgi_server, &t.wsgi_input, &t.start_response, &t.file_wrapper,
+                              &t.asgi_server, &t.wsgi_input, &t.start_response, &t.file_wrapper, &t.early_hints,
                               &t.metrics_region, &t.stop_handle}) {
     visit(reinterpret_cast<PyObject**>(type));
   }

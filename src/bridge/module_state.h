@@ -25,10 +25,11 @@ struct bridge_types {
   PyTypeObject* send = nullptr;
   PyTypeObject* request_coroutine = nullptr;
   PyTypeObject* asgi_server = nullptr;
-  // WSGI: wsgi.input, start_response and wsgi.file_wrapper.
+  // WSGI: wsgi.input, start_response, wsgi.file_wrapper and wsgi.early_hints.
   PyTypeObject* wsgi_input = nullptr;
   PyTypeObject* start_response = nullptr;
   PyTypeObject* file_wrapper = nullptr;
+  PyTypeObject* early_hints = nullptr;
   // The metrics region (metrics.cc).
   PyTypeObject* metrics_region = nullptr;
   // The handle another thread stops one server with (stop_handle.cc).

@@ -42,6 +42,8 @@ struct interned_names {
   PyObject* response_body;
   PyObject* response_pathsend;
   PyObject* response_trailers;
+  PyObject* response_early_hint;
+  PyObject* links;
   PyObject* v1_1;
   PyObject* v1_0;
   PyObject* v2;
@@ -95,6 +97,7 @@ struct interned_names {
   PyObject* wsgi_run_once;
   PyObject* wsgi_input_terminated;
   PyObject* wsgi_file_wrapper;
+  PyObject* wsgi_early_hints;
   PyObject* SERVER_SOFTWARE;
   PyObject* HTTP_1_1;
   PyObject* HTTP_1_0;

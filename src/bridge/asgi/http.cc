@@ -1,7 +1,8 @@
 // The HTTP scope and its messages: the scope built from the exchange's head
 // (a WebSocket's too: websocket.cc has its messages), receive()'s
 // http.request and http.disconnect events, and send()'s http.response.start,
-// http.response.body, http.response.pathsend and http.response.trailers.
+// http.response.body, http.response.pathsend and http.response.trailers
+// (early_hint.cc has http.response.early_hint).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 
 #include "bridge/asgi/awaitables.h"
 #include "bridge/asgi/runner.h"
+#include "bridge/field_bytes.h"
 #include "bridge/names.h"
 #include "bridge/py_compat.h"
 #include "core/exchange/fields.h"
@@ -21,24 +23,6 @@
 
 namespace baton::bridge {
 namespace {
-
-// Bytes of a header name or value: bytes, or a str of latin-1 characters.
-bool byte_view(PyObject* o, std::string_view& out) {
-  if (PyBytes_Check(o)) {
-    out = {PyBytes_AS_STRING(o), static_cast<size_t>(PyBytes_GET_SIZE(o))};
-    return true;
-  }
-  if (PyByteArray_Check(o)) {
-    out = {PyByteArray_AS_STRING(o), static_cast<size_t>(PyByteArray_GET_SIZE(o))};
-    return true;
-  }
-  if (PyUnicode_Check(o) && PyUnicode_KIND(o) == PyUnicode_1BYTE_KIND) {
-    out = {static_cast<const char*>(PyUnicode_DATA(o)), static_cast<size_t>(PyUnicode_GET_LENGTH(o))};
-    return true;
-  }
-  PyErr_Format(PyExc_TypeError, "header names and values must be bytes, not %.100s", Py_TYPE(o)->tp_name);
-  return false;
-}
 
 // ASGI path: percent-decoded, then UTF-8 (undecodable bytes replaced).
 PyObject* decode_path(std::string_view path) {
@@ -361,8 +345,8 @@ bool asgi_runner::add_app_headers(asgi_request* r, PyObject* message, bool trail
     bool well_formed = false, added = false;
     Py_BEGIN_CRITICAL_SECTION(pair.get());
     well_formed = PySequence_Fast_GET_SIZE(pair.get()) == 2 &&
-                  byte_view(PySequence_Fast_GET_ITEM(pair.get(), 0), name) &&
-                  byte_view(PySequence_Fast_GET_ITEM(pair.get(), 1), value);
+                  field_bytes(PySequence_Fast_GET_ITEM(pair.get(), 0), name) &&
+                  field_bytes(PySequence_Fast_GET_ITEM(pair.get(), 1), value);
     added = well_formed && (trailers ? s.add_trailer(name, value) : s.add_header(name, value));
     Py_END_CRITICAL_SECTION();
     if (!well_formed) {
@@ -567,6 +551,7 @@ PyObject* asgi_runner::send(asgi_request* r, uint64_t generation, PyObject* mess
     if (same_text(type, names.response_start)) return send_start(r, message);
     if (same_text(type, names.response_pathsend)) return send_pathsend(r, message);
     if (same_text(type, names.response_trailers)) return send_trailers(r, message);
+    if (same_text(type, names.response_early_hint)) return send_early_hint(r, message);
   }
   r->protocol_error = true;
   PyErr_Format(PyExc_ValueError, "unexpected ASGI message type %R for an HTTP request", type);

@@ -127,8 +127,8 @@ bool asgi_runner::make_templates(const asgi_options& options) {
     t.asgi = py_ref::steal(Py_BuildValue("{O:s,O:s}", version.get(), "3.0", spec_version.get(),
                                          is_websocket ? "2.5" : "2.4"));
     t.extensions = py_ref::steal(is_websocket ? Py_BuildValue("{s:{}}", "websocket.http.response")
-                                              : Py_BuildValue("{s:{},s:{}}", "http.response.pathsend",
-                                                              "http.response.trailers"));
+                                              : Py_BuildValue("{s:{},s:{},s:{}}", "http.response.pathsend",
+                                                              "http.response.trailers", "http.response.early_hint"));
     return t.asgi && t.extensions;
   };
   return build(http_templates_, false) && build(websocket_templates_, true) && !PyErr_Occurred();

@@ -1,7 +1,7 @@
 // The ASGI bridge (HTTP, WebSocket, and lifespan's server side): requests
 // run as tasks on an asyncio loop, with receive and send as native
-// awaitables. http.cc holds the HTTP scope and messages, websocket.cc the
-// WebSocket ones.
+// awaitables. http.cc holds the HTTP scope and messages (early_hint.cc the
+// early-hint extension's), websocket.cc the WebSocket ones.
 //
 // Two shapes share this code:
 //   - pump: the native loop runs on its own thread, detached from the GIL;
@@ -179,6 +179,7 @@ class asgi_runner final : public server::dispatcher {
   PyObject* send_body(asgi_request* r, PyObject* message);
   PyObject* send_pathsend(asgi_request* r, PyObject* message);
   PyObject* send_trailers(asgi_request* r, PyObject* message);
+  PyObject* send_early_hint(asgi_request* r, PyObject* message);  // early_hint.cc
   void end_of_body(asgi_request* r);
   // Lets go of r's in-flight payloads once none is still queued.
   static void let_go_of_written(asgi_request* r);

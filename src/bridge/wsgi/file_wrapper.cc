@@ -87,7 +87,9 @@ bool wsgi_types_add(PyObject* module, bridge_types& t) {
   t.wsgi_input = make_type(module, &wsgi_input_spec);
   t.start_response = make_type(module, &start_response_spec);
   t.file_wrapper = make_type(module, &file_wrapper_spec);
-  return t.wsgi_input != nullptr && t.start_response != nullptr && t.file_wrapper != nullptr;
+  t.early_hints = make_type(module, &early_hints_spec);
+  return t.wsgi_input != nullptr && t.start_response != nullptr && t.file_wrapper != nullptr &&
+         t.early_hints != nullptr;
 }
 
 }  // namespace baton::bridge

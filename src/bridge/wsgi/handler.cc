@@ -166,7 +166,7 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
             put_key(names.REQUEST_METHOD) &&
             put_key(names.PATH_INFO) && put_key(names.QUERY_STRING) && put_key(names.RAW_URI) &&
             put_key(names.SERVER_PROTOCOL) && put_key(names.REMOTE_ADDR) && put_key(names.REMOTE_PORT) &&
-            put_key(names.wsgi_input);
+            put_key(names.wsgi_input) && put_key(names.wsgi_early_hints);
   if (!ok) return nullptr;
   h->template_ = std::move(t);
   listener_names.erase(listener_names.begin());
@@ -288,6 +288,7 @@ py_ref wsgi_handler::build_environ(wsgi_thread_state& state, exchange::exchange&
   ok = ok && set_item(env, names.REMOTE_ADDR, remote_addr(state, peer.address));
   ok = ok && set_item(env, names.REMOTE_PORT, remote_port(state, peer.port));
   ok = ok && PyDict_SetItem(env, names.wsgi_input, state.input.get()) == 0;
+  ok = ok && PyDict_SetItem(env, names.wsgi_early_hints, state.early_hints.get()) == 0;
   // What a trusted proxy said: the scheme and the port the client used.
   if (ok && !default_https_ && s.scheme() == "https") ok = PyDict_SetItem(env, names.wsgi_url_scheme, https_.get()) == 0;
   if (ok && peer.listener != 0 && peer.listener <= listener_names_.size()) {
@@ -482,12 +483,17 @@ void wsgi_handler::handle(exchange::exchange& s) {
   call.waiter = state.waiter;
   state.memo.claim();
   call.memo = &state.memo;
-  // Reuse last request's input and start_response objects when the app
-  // kept no reference to them; otherwise make fresh ones.
+  // Reuse last request's input, start_response and early_hints objects
+  // when the app kept no reference to them; otherwise make fresh ones.
   if (!state.input || !referenced_exactly(state.input.get(), 1)) {
     state.input = py_ref::steal(wsgi_input_new(&call));
   } else {
     wsgi_input_rearm(state.input.get(), &call);
+  }
+  if (!state.early_hints || !referenced_exactly(state.early_hints.get(), 1)) {
+    state.early_hints = py_ref::steal(early_hints_new(&call));
+  } else {
+    early_hints_rearm(state.early_hints.get(), &call);
   }
   if (!state.start_response || !start_response_reusable(state.start_response.get())) {
     state.start_response = py_ref::steal(start_response_new(&call));
@@ -496,7 +502,7 @@ void wsgi_handler::handle(exchange::exchange& s) {
   }
   {
     py_ref environ;
-    if (state.input && state.start_response) environ = build_environ(state, s);
+    if (state.input && state.start_response && state.early_hints) environ = build_environ(state, s);
     if (environ) {
       PyObject* args[2] = {environ.get(), state.start_response.get()};
       py_ref result = py_ref::steal(PyObject_Vectorcall(app_.get(), args, 2, nullptr));
@@ -518,6 +524,7 @@ void wsgi_handler::handle(exchange::exchange& s) {
     }
   }
   if (state.input) wsgi_input_disarm(state.input.get());
+  if (state.early_hints) early_hints_disarm(state.early_hints.get());
   if (state.start_response) start_response_disarm(state.start_response.get());
 }
 

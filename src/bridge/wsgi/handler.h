@@ -28,8 +28,8 @@ struct wsgi_options {
   bool multithread = false;  // the pool shape: several threads call the app
 };
 
-// What one app thread keeps between requests: the wsgi.input and
-// start_response objects, reused when the app kept no reference to them,
+// What one app thread keeps between requests: the wsgi.input,
+// start_response and wsgi.early_hints objects, reused when the app kept no reference to them,
 // and the caches building an environ reads and fills. Each thread has its
 // own, so that threads running the app at once (a free-threaded build)
 // share nothing they change. Owned by the thread (its destructor needs the
@@ -37,6 +37,7 @@ struct wsgi_options {
 struct wsgi_thread_state {
   py_ref input;
   py_ref start_response;
+  py_ref early_hints;
   server::exchange_waiter* waiter = nullptr;
   // This thread's copy of the handler's environ template (a copy of a dict
   // another thread copies too would take the dict's lock every request).
@@ -58,6 +59,7 @@ struct wsgi_thread_state {
     memo.clear();
     input.reset();
     start_response.reset();
+    early_hints.reset();
     environ_template.reset();
     header_keys.clear();
     for (py_ref& p : port_cache) p.reset();

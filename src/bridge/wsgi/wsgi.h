@@ -59,6 +59,13 @@ void wsgi_wait_sent(wsgi_call& call);
 // Hands what is queued to the loop now and waits until the window has room.
 bool wsgi_flush(wsgi_call& call);
 
+// environ["wsgi.early_hints"]: sends a 103 Early Hints response
+// (early_hints.cc).
+extern PyType_Spec early_hints_spec;
+PyObject* early_hints_new(wsgi_call* call);
+void early_hints_disarm(PyObject* early_hints);
+void early_hints_rearm(PyObject* early_hints, wsgi_call* call);
+
 // wsgi.file_wrapper.
 struct file_wrapper_object {
   PyObject_HEAD
