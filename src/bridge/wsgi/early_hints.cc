@@ -47,7 +47,8 @@ bool add_hint(exchange::exchange& s, PyObject* item) {
   // A list pair is the app's own: read under its lock on a free-threaded build.
   Py_BEGIN_CRITICAL_SECTION(pair.get());
   std::string_view name, value;
-  well_formed = PySequence_Fast_GET_SIZE(pair.get()) == 2 && field_bytes(PySequence_Fast_GET_ITEM(pair.get(), 0), name) &&
+  well_formed = PySequence_Fast_GET_SIZE(pair.get()) == 2 &&
+                field_bytes(PySequence_Fast_GET_ITEM(pair.get(), 0), name) &&
                 field_bytes(PySequence_Fast_GET_ITEM(pair.get(), 1), value);
   added = well_formed && s.add_interim_field(name, trimmed(value));
   Py_END_CRITICAL_SECTION();
