@@ -1,6 +1,7 @@
 // Unit tests for the fields and status codes every protocol shares
 // (src/core/exchange/fields.h).
 #include "core/exchange/fields.h"
+#include "core/exchange/interim.h"
 
 #include <gtest/gtest.h>
 
@@ -147,6 +148,17 @@ TEST(FieldList, KeepsFieldsInOrderAndFindsThemByAnyCase) {
   EXPECT_GE(fields.line_bytes_bound(), lines);
   fields.clear();
   EXPECT_TRUE(fields.empty());
+}
+
+TEST(InterimField, TakesValidFieldsButNoneThatFramesOrKeepsTheConnection) {
+  EXPECT_TRUE(x::valid_interim_field("Link", "</a.css>; rel=preload; as=style"));
+  EXPECT_TRUE(x::valid_interim_field("x-trace", "1"));
+  EXPECT_FALSE(x::valid_interim_field("link", "</a.css>\r\nx-injected: 1"));
+  EXPECT_FALSE(x::valid_interim_field("link", std::string_view("</a.css>\0", 9)));
+  EXPECT_FALSE(x::valid_interim_field("bad name", "1"));
+  for (std::string_view own : {"Content-Length", "transfer-encoding", "Connection", "keep-alive", "upgrade"}) {
+    EXPECT_FALSE(x::valid_interim_field(own, "0")) << own;
+  }
 }
 
 }  // namespace
