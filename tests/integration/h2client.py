@@ -26,6 +26,11 @@ class Response:
     headers: list[tuple[str, str]] = field(default_factory=list)
     data: bytearray = field(default_factory=bytearray)
     trailers: list[tuple[str, str]] = field(default_factory=list)
+    # The interim (1xx) responses before the final one, each its fields, and
+    # when each came (time.monotonic()).
+    interim: list[list[tuple[str, str]]] = field(default_factory=list)
+    interim_times: list[float] = field(default_factory=list)
+    final_time: float | None = None
     ended: bool = False
     reset: int | None = None  # the error code of a RST_STREAM from the server
 
@@ -117,6 +122,11 @@ class H2Client:
             r = self.responses.setdefault(event.stream_id, Response())
             r.headers = list(event.headers)
             r.status = int(dict(event.headers)[":status"])
+            r.final_time = time.monotonic()
+        elif isinstance(event, h2.events.InformationalResponseReceived):
+            r = self.responses.setdefault(event.stream_id, Response())
+            r.interim.append(list(event.headers))
+            r.interim_times.append(time.monotonic())
         elif isinstance(event, h2.events.DataReceived):
             r = self.responses.setdefault(event.stream_id, Response())
             r.data += event.data
