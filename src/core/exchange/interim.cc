@@ -17,6 +17,12 @@ bool valid_interim_field(std::string_view name, std::string_view value) {
   return true;
 }
 
+void interim_out::begin() {
+  building_.clear();
+  // A large hint's storage is not kept for the requests after it.
+  if (building_.capacity() > keep_capacity) building_.release();
+}
+
 void interim_out::queue(meeting& m, std::string_view status) {
   meeting::guard guard(m);
   // Down: what the queue holds (if anything) is a past request's, which

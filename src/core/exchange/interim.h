@@ -44,7 +44,7 @@ bool valid_interim_field(std::string_view name, std::string_view value);
 class interim_out {
  public:
   // ------------------------------------------------------------- app side
-  void begin() { building_.clear(); }
+  void begin();
   void add(std::string_view name, std::string_view value) { building_.add(name, value); }
   const field_list& building() const { return building_; }
   // Under the meeting's lock: queues the fields built as a response of
