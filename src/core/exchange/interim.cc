@@ -17,9 +17,7 @@ bool valid_interim_field(std::string_view name, std::string_view value) {
   return true;
 }
 
-void interim_out::begin() {
-  building_.clear();
-  // A large hint's storage is not kept for the requests after it.
+void interim_out::sent() {
   if (building_.capacity() > keep_capacity) building_.release();
 }
 

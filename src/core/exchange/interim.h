@@ -44,7 +44,10 @@ bool valid_interim_field(std::string_view name, std::string_view value);
 class interim_out {
  public:
   // ------------------------------------------------------------- app side
-  void begin();
+  void begin() { building_.clear(); }
+  // Once sent: a large response's storage is let go rather than kept by
+  // the exchange for every request after it.
+  void sent();
   void add(std::string_view name, std::string_view value) { building_.add(name, value); }
   const field_list& building() const { return building_; }
   // Under the meeting's lock: queues the fields built as a response of

@@ -116,12 +116,13 @@ bool response_out::send_interim(int status) {
   // 100 and 101 are the protocols' own (Expect, a switch).
   if (status < 102 || status > 199 || cancelled() || r_.committed || r_.finished) return false;
   interim_result how = wire_->write_interim(status, interim_.building(), *request_, app_out_.bytes());
-  if (how == interim_result::not_sent) return false;
   if (how == interim_result::keep_as_data) {
     char code[4];
     std::snprintf(code, sizeof code, "%03d", status);
     interim_.queue(m_, std::string_view(code, 3));
   }
+  interim_.sent();
+  if (how == interim_result::not_sent) return false;
   flush();
   return true;
 }
