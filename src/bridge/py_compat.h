@@ -171,6 +171,19 @@ inline PyObject* sys_attribute(const char* name) {
 #define Py_END_CRITICAL_SECTION() }
 #endif
 
+// An empty dict whose table takes `entries` keys without growing: a copy
+// of it (PyDict_Copy clones a dense table whole) is as large, so keys set
+// on the copy later do not resize it. CPython's own presizing call, where
+// its headers declare it; a plain dict elsewhere.
+inline PyObject* dict_presized(Py_ssize_t entries) {
+#if PY_VERSION_HEX < 0x030E0000
+  return _PyDict_NewPresized(entries);
+#else
+  (void)entries;
+  return PyDict_New();
+#endif
+}
+
 // Whether `o` has exactly `count` references, all known to the caller, so
 // that it may be reused for another request without anyone else seeing
 // it. Under the GIL the reference count says so. Without it the count is

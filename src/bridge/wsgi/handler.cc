@@ -96,6 +96,10 @@ py_ref environ_key_for(std::string_view lower_name) {
 
 constexpr size_t max_cached_header_keys = 512;
 
+// The keys an environ table holds before it grows: the template's 21 and
+// as many request fields.
+constexpr Py_ssize_t environ_room = 42;
+
 // Body items at least this large are sent from the app's own bytes object
 // rather than copied (the 1 MiB echo: one memcpy of the body fewer).
 constexpr size_t zero_copy_threshold = size_t{256} * 1024;
@@ -132,7 +136,10 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
   }
   py_ref errors = py_ref::steal(sys_attribute("stderr"));
   py_ref version = py_ref::steal(Py_BuildValue("(ii)", 1, 0));
-  py_ref t = py_ref::steal(PyDict_New());
+  // Room for a request's fields beside the template's own keys: each
+  // request's copy then takes them without growing its table (a copy of
+  // a full table grows, all of it, for every request).
+  py_ref t = py_ref::steal(dict_presized(environ_room));
   if (!t || !version) return nullptr;
   // The keys are the names interned at the module's import: interning a
   // string here, where the loops of --threads make their handlers at the
