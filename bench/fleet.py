@@ -51,12 +51,7 @@ def one_round(server: str, rate: int, connections: int, workdir: Path) -> dict:
         began = time.time()
         time.sleep(2 + STEADY)
         deploy_start = time.time()
-        for host in fleet.hosts:
-            host.deploy("v2")
-            host.stop()
-            fleet.haproxy.wait_state(host.name, "DOWN")
-            host.start()
-            fleet.haproxy.wait_state(host.name, "UP")
+        fleet.roll("v2")
         deploy_end = time.time()
         summary, _ = load.communicate(timeout=seconds + 60)
     finally:

@@ -59,23 +59,16 @@ def make_fleet(tmp_path):
 
 @pytest.mark.parametrize("backend", ["http/1.1", "h2c"])
 def test_a_rolling_deploy_loses_no_request(make_fleet, backend):
-    fleet = make_fleet(server_options="proto h2" if backend == "h2c" else "")
+    # h2c in the inline shape: see the pool's HTTP/2 stall below.
+    fleet = make_fleet(server_options="proto h2" if backend == "h2c" else "",
+                       baton_args=("--blocking-threads", "0") if backend == "h2c" else ())
     load = fleet.load(300, connections=16)
     started = time.monotonic()
     time.sleep(1)
-    took = {}
-    for host in fleet.hosts:
-        # New code by HUP (new workers first, then the old drain) ...
-        t0 = time.monotonic()
-        host.deploy("v2")
-        # ... then a full restart: TERM (the health path says 503, the drain
-        # closes keep-alive connections), a new baton, back in when its
-        # health checks pass.
-        host.stop()
-        fleet.haproxy.wait_state(host.name, "DOWN")
-        host.start()
-        fleet.haproxy.wait_state(host.name, "UP")
-        took[host.name] = round(time.monotonic() - t0, 1)
+    # Each host: new code by HUP (new workers first, then the old drain), then
+    # a full restart: TERM (the health path says 503, the drain closes
+    # keep-alive connections), a new baton, back in when its checks pass.
+    took = fleet.roll("v2")
     deployed = time.monotonic() - started
     # At least 100 000 requests, at least two seconds after the last host came back.
     while front_requests(fleet) < 100_000 or time.monotonic() - started < deployed + 2:
@@ -170,12 +163,7 @@ def test_the_proxy_protocol_carries_the_clients_address_through_a_rolling_deploy
     assert status == 200 and body.split()[2] == fleet.client.address, body
     load = fleet.load(300, connections=16)
     time.sleep(1)
-    for host in fleet.hosts:
-        host.deploy("v2")
-        host.stop()
-        fleet.haproxy.wait_state(host.name, "DOWN")
-        host.start()
-        fleet.haproxy.wait_state(host.name, "UP")
+    fleet.roll("v2")
     while front_requests(fleet) < 30_000:
         time.sleep(0.2)
     load.proc.send_signal(signal.SIGINT)
@@ -188,3 +176,13 @@ def test_the_proxy_protocol_carries_the_clients_address_through_a_rolling_deploy
         # Every request the app saw came from the client machine (the health
         # checks come from the balancer, which sends them with a header too).
         assert all(line.split()[0] == fleet.client.address for line in lines), lines[:3]
+
+
+@pytest.mark.xfail(strict=True, reason="a known defect: in the pool shape over HTTP/2, a response's last DATA "
+                   "frame often goes out before the app is done and its end of stream follows in a frame of its "
+                   "own; HAProxy then holds the response about 200 ms")
+def test_haproxy_over_h2c_to_the_pool_shape_answers_without_stalls(make_fleet):
+    fleet = make_fleet(server_options="proto h2")
+    result = fleet.load(4, connections=16).result()
+    print(f"\npool over h2c: {describe(result)}")
+    assert result.errors == 0 and result.latency["p99"] < 50, describe(result)

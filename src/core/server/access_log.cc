@@ -62,12 +62,7 @@ void append_or_dash(std::string& out, std::string_view text) {
 
 void append_number(std::string& out, uint64_t v) {
   char digits[20];
-  size_t n = 0;
-  do {
-    digits[sizeof digits - 1 - n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  out.append(digits + sizeof digits - n, n);
+  out.append(digits, util::write_decimal(digits, v));
 }
 
 // The user of a Basic Authorization field, or "".

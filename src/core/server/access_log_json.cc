@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "core/server/access_log.h"
+#include "core/util/text.h"
 #include "core/util/utf8.h"
 
 namespace baton::server {
@@ -42,16 +43,7 @@ struct cursor {
     std::memcpy(at, text, N - 1);
     at += N - 1;
   }
-  void number(uint64_t v) {
-    char digits[20];
-    size_t n = 0;
-    do {
-      digits[sizeof digits - 1 - n++] = static_cast<char>('0' + v % 10);
-      v /= 10;
-    } while (v != 0);
-    std::memcpy(at, digits + sizeof digits - n, n);
-    at += n;
-  }
+  void number(uint64_t v) { at += util::write_decimal(at, v); }
   // Six digits, zeros in front: the fraction of a second.
   void micros(uint64_t v) {
     for (int i = 5; i >= 0; --i) {

@@ -63,6 +63,18 @@ inline std::string_view trim_ows(std::string_view s) {
   return s;
 }
 
+// Writes `v` in decimal at `out`, which has room for 20 bytes; returns how many it wrote.
+inline size_t write_decimal(char* out, uint64_t v) {
+  char digits[20];
+  size_t n = 0;
+  do {
+    digits[sizeof digits - 1 - n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  std::memcpy(out, digits + sizeof digits - n, n);
+  return n;
+}
+
 // A non-negative decimal of at most 18 digits (so it cannot overflow).
 inline bool parse_decimal(std::string_view s, uint64_t& out) {
   if (s.empty() || s.size() > 18) return false;
