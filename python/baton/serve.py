@@ -10,7 +10,9 @@ import signal
 from baton import __version__, _baton, logging_setup, switches
 from baton.binding import Listener
 from baton.config import OPTIONS, Config
-from baton.stop_reason import StopReason
+from baton.stop_reason import StopReason, check_against_core
+
+check_against_core(_baton.STOP_REASONS)
 
 logger = logging_setup.logger
 
@@ -43,6 +45,9 @@ def server_options(config: Config, worker: WorkerContext) -> dict:
         websocket=config.ws != "none",
         max_requests=worker.max_requests,
         heartbeat=worker.heartbeat,
+        # Stamped four times within the master's --timeout, whatever the shape
+        # (the core's own app timeout, where it has one, asks the same).
+        heartbeat_interval=min(1.0, worker.app_timeout / 4) if worker.app_timeout else None,
         parent_pid=worker.parent_pid,
         metrics=(*worker.metrics, 0) if worker.metrics else None,
         # A process serving alone reloads itself on SIGHUP (the listeners

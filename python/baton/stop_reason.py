@@ -1,12 +1,12 @@
 """Why a server stopped, as the core names it (src/core/server/server.h's
 stop_reason): an enum both sides name, checked against the core's own list
-when baton is imported, so a reason added on one side only fails at once."""
+(check_against_core, called as baton.serve loads the extension), so a
+reason added on one side only fails at once. This module does not load the
+extension itself: the master, which imports it, never needs the core."""
 
 from __future__ import annotations
 
 import enum
-
-from baton import _baton
 
 
 class StopReason(str, enum.Enum):
@@ -28,6 +28,9 @@ class StopReason(str, enum.Enum):
 
 PYTHON_ONLY = {StopReason.FAILED, StopReason.STARTUP_FAILED}
 
-if {r.value for r in StopReason if r not in PYTHON_ONLY} != set(_baton.STOP_REASONS):
-    raise ImportError(f"baton's stop reasons {sorted(r.value for r in StopReason if r not in PYTHON_ONLY)} are not the core's "
-                      f"{sorted(_baton.STOP_REASONS)}: the extension and the package are of different builds")
+
+def check_against_core(core_names: tuple[str, ...]) -> None:
+    mine = {r.value for r in StopReason if r not in PYTHON_ONLY}
+    if mine != set(core_names):
+        raise ImportError(f"baton's stop reasons {sorted(mine)} are not the core's {sorted(core_names)}: the "
+                          "extension and the package are of different builds")

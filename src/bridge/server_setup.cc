@@ -127,6 +127,12 @@ const option_entry option_table[] = {
        c.graceful_timeout_ms = v.ms;
        return true;
      }},
+    // How often each loop stamps its heartbeat: well inside the master's
+    // --timeout, which judges a stamp's age (serve.py gives a quarter of it).
+    {"heartbeat_interval", kind::seconds, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.heartbeat_interval_ms = std::max(v.ms, 10);
+       return true;
+     }},
     {"max_header_size", kind::integer, 256, 1 << 24, set_max_header_size},
     {"max_headers", kind::integer, 1, 10000, [](config_t& c, server_extras&, const option_value& v) {
        c.requests.request_limits.max_headers = static_cast<size_t>(v.number);
