@@ -11,6 +11,8 @@
 #include <structmember.h>
 #endif
 
+#include <vector>
+
 #include "bridge/py_ref.h"
 
 namespace baton::bridge {
@@ -171,17 +173,34 @@ inline PyObject* sys_attribute(const char* name) {
 #define Py_END_CRITICAL_SECTION() }
 #endif
 
-// An empty dict whose table takes `entries` keys without growing: a copy
-// of it (PyDict_Copy clones a dense table whole) is as large, so keys set
-// on the copy later do not resize it. CPython's own presizing call, where
-// its headers declare it; a plain dict elsewhere.
-inline PyObject* dict_presized(Py_ssize_t entries) {
-#if PY_VERSION_HEX < 0x030E0000
-  return _PyDict_NewPresized(entries);
-#else
-  (void)entries;
-  return PyDict_New();
-#endif
+// A copy of `src` (a dict of str keys) whose table takes `entries` keys
+// without growing: a copy of it (PyDict_Copy clones a dense table whole)
+// is as large, so keys set on the copy later do not resize it. CPython
+// sizes a merge into an empty dict for one and a half times the keys it
+// gets, so `src` is padded to half of `entries` with placeholder keys,
+// merged, and the placeholders deleted. The table keeps str keys' compact
+// kind (CPython's own presizing call makes the general kind, half as large
+// again: past what the allocator's thread cache serves, so each copy of
+// it cost a slow malloc and free). Only the table's size rides on this;
+// the dict is the same whatever CPython does.
+inline PyObject* dict_with_room(PyObject* src, Py_ssize_t entries) {
+  PyObject* padded = PyDict_Copy(src);
+  if (padded == nullptr) return nullptr;
+  std::vector<PyObject*> pads;
+  bool ok = true;
+  for (Py_ssize_t i = 0; ok && PyDict_Size(padded) < entries / 2 + 1; ++i) {
+    PyObject* key = PyUnicode_FromFormat("\x01room%zd", i);
+    ok = key != nullptr && PyDict_SetItem(padded, key, Py_None) == 0;
+    if (key != nullptr) pads.push_back(key);
+  }
+  PyObject* out = ok ? PyDict_New() : nullptr;
+  if (out != nullptr && PyDict_Update(out, padded) != 0) Py_CLEAR(out);
+  for (PyObject* key : pads) {
+    if (out != nullptr && PyDict_DelItem(out, key) != 0) Py_CLEAR(out);
+    Py_DECREF(key);
+  }
+  Py_DECREF(padded);
+  return out;
 }
 
 // Whether `o` has exactly `count` references, all known to the caller, so

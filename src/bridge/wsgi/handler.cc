@@ -136,10 +136,7 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
   }
   py_ref errors = py_ref::steal(sys_attribute("stderr"));
   py_ref version = py_ref::steal(Py_BuildValue("(ii)", 1, 0));
-  // Room for a request's fields beside the template's own keys: each
-  // request's copy then takes them without growing its table (a copy of
-  // a full table grows, all of it, for every request).
-  py_ref t = py_ref::steal(dict_presized(environ_room));
+  py_ref t = py_ref::steal(PyDict_New());
   if (!t || !version) return nullptr;
   // The keys are the names interned at the module's import: interning a
   // string here, where the loops of --threads make their handlers at the
@@ -175,7 +172,11 @@ std::unique_ptr<wsgi_handler> wsgi_handler::create(const wsgi_options& options) 
             put_key(names.SERVER_PROTOCOL) && put_key(names.REMOTE_ADDR) && put_key(names.REMOTE_PORT) &&
             put_key(names.wsgi_input) && put_key(names.wsgi_early_hints);
   if (!ok) return nullptr;
-  h->template_ = std::move(t);
+  // Room for a request's fields beside the template's own keys: each
+  // request's copy then takes them without growing its table (a copy of
+  // a full table grows, all of it, for every request).
+  h->template_ = py_ref::steal(dict_with_room(t.get(), environ_room));
+  if (!h->template_) return nullptr;
   listener_names.erase(listener_names.begin());
   h->listener_names_ = std::move(listener_names);
   h->https_ = py_ref::borrow(names.https);

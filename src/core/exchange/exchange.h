@@ -308,8 +308,14 @@ class exchange final : public handoff::notice_link {
   uint64_t generation = 0;  // bumped by reset_for(): which request this is
 
  private:
-  // Where checks are built in: aborts unless this thread runs the owner's loop.
+  // Where checks are built in: aborts unless this thread runs the owner's
+  // loop. Nothing at all in a release build, not even the owner's virtual
+  // loop_of(), which the compiler could not drop on its own.
+#ifndef NDEBUG
   void loop_side(const char* call) const { loop::expect_loop(owner_.loop_of(), call); }
+#else
+  void loop_side(const char*) const {}
+#endif
 
   // What every reset_for does once the request has its head.
   void reset_rest(uint64_t head_bytes, const peer_info& peer, const response_wire& wire, const proxy_settings* proxy);
