@@ -178,9 +178,6 @@ def test_the_proxy_protocol_carries_the_clients_address_through_a_rolling_deploy
         assert all(line.split()[0] == fleet.client.address for line in lines), lines[:3]
 
 
-@pytest.mark.xfail(strict=True, reason="a known defect: in the pool shape over HTTP/2, a response's last DATA "
-                   "frame often goes out before the app is done and its end of stream follows in a frame of its "
-                   "own; HAProxy then holds the response about 200 ms")
 def test_haproxy_over_h2c_to_the_pool_shape_answers_without_stalls(make_fleet):
     fleet = make_fleet(server_options="proto h2")
     result = fleet.load(4, connections=16).result()

@@ -32,6 +32,10 @@ class Response:
     interim_times: list[float] = field(default_factory=list)
     final_time: float | None = None
     ended: bool = False
+    end_time: float | None = None
+    # The frame that ended the stream was a DATA frame with payload (not an
+    # empty DATA frame, nor trailers, sent after the last payload).
+    ended_with_payload: bool = False
     reset: int | None = None  # the error code of a RST_STREAM from the server
 
     def header(self, name: str) -> str | None:
@@ -130,12 +134,16 @@ class H2Client:
         elif isinstance(event, h2.events.DataReceived):
             r = self.responses.setdefault(event.stream_id, Response())
             r.data += event.data
+            if event.stream_ended is not None and event.data:
+                r.ended_with_payload = True
             if self.auto_ack and event.flow_controlled_length:
                 self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
         elif isinstance(event, h2.events.TrailersReceived):
             self.responses.setdefault(event.stream_id, Response()).trailers = list(event.headers)
         elif isinstance(event, h2.events.StreamEnded):
-            self.responses.setdefault(event.stream_id, Response()).ended = True
+            r = self.responses.setdefault(event.stream_id, Response())
+            r.ended = True
+            r.end_time = time.monotonic()
         elif isinstance(event, h2.events.StreamReset):
             self.responses.setdefault(event.stream_id, Response()).reset = event.error_code
         elif isinstance(event, h2.events.ConnectionTerminated):

@@ -235,6 +235,10 @@ class exchange final : public handoff::notice_link {
   uint64_t body_bytes_received() const { return in_.body_bytes_received(); }
 
   bool head_ready() const { return out_.head_ready(); }
+  // The response is finished on the app side (its app may still be at
+  // work: a WSGI close(), an ASGI background task). Look before taking the
+  // output: what is taken after it reads true is all the rest.
+  bool response_whole() const { return out_.whole(); }
   // The interim responses waiting for a protocol that sends heads as data;
   // false when none waits. Look at head_ready() first: interim responses
   // queued before the head are then all here.

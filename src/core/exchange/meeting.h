@@ -80,6 +80,7 @@ class meeting {
   static constexpr uint32_t release_asked = 1u << 13;  // loop: the app should free its idle storage
   static constexpr uint32_t head_ready = 1u << 14;     // app: the response head is committed
   static constexpr uint32_t interim = 1u << 15;        // app: interim responses wait for the loop (interim.h)
+  static constexpr uint32_t whole = 1u << 16;          // app: the response is whole, all of it published before
 
   meeting(exchange& x, exchange_owner& owner, loop::event_loop& loop, const exchange_settings& settings)
       : settings(settings), exchange_(x), owner_(owner), loop_(loop) {}

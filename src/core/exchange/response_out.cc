@@ -316,6 +316,7 @@ void response_out::finish(bool switches) {
     m_.notify_loop(true);
     return;
   }
+  m_.raise(meeting::whole);
   m_.notify_loop(false);
 }
 
@@ -326,6 +327,7 @@ void response_out::fail(int status, bool close) {
     r_.finished = true;
     close_after_.store(true, std::memory_order_release);
     publish();
+    m_.raise(meeting::whole);
     m_.notify_loop(false);
     return;
   }
@@ -354,6 +356,7 @@ void response_out::answer(int status, std::string_view content_type, std::string
   r_.sent = r_.no_body ? 0 : body.size();
   r_.finished = true;
   publish();
+  m_.raise(meeting::whole);
   m_.notify_loop(false);
 }
 

@@ -53,6 +53,9 @@ class response_out {
     close_after_.store(false, std::memory_order_relaxed);
   }
   bool head_ready() const { return m_.has(meeting::head_ready); }
+  // The app side has finished the response: every byte of it was published
+  // before this reads true, so output taken after it is the rest of it.
+  bool whole() const { return m_.has(meeting::whole); }
   const response_state& state() const { return r_; }
   // Moves the output the app published into `dest`. Returns the bytes moved.
   uint64_t take_output(net::output_queue& dest);

@@ -378,8 +378,17 @@ void protocol::log_library_reset(int32_t id) {
 int protocol::stream_closed(int32_t id, uint32_t error_code) {
   stream* s = find(id);
   if (s == nullptr) return 0;
-  (void)error_code;
   nghttp2_session_set_stream_user_data(h2_, id, nullptr);
+  // Its answer went whole, END_STREAM and all, while its app is still at
+  // work (a WSGI close(), an ASGI background task): the exchange stays this
+  // connection's until the app returns, as on HTTP/1, so its access log
+  // line and metrics come then and a failure it logs is not taken for a
+  // client that left.
+  if (s->x != nullptr && !s->app_done && !s->reset && s->head_sent && s->body_ended && error_code == NGHTTP2_NO_ERROR &&
+      (s->whole || s->x->response_head().no_body)) {
+    s->lingering = true;
+    return 0;
+  }
   bool freed_app_slot = s->in_app;
   free_stream(s);
   if (stream_count_ == 0) idle_since_ms_ = session_.now_ms();
@@ -410,6 +419,13 @@ void protocol::free_stream(stream* s) {
   --stream_count_;
   metrics::move(context_.metrics, &metrics::thread_block::h2_streams, -1);
   delete s;
+}
+
+protocol::stream* protocol::find_lingering(const exchange::exchange* x) const {
+  for (stream* s = streams_; s != nullptr; s = s->next) {
+    if (s->lingering && s->x == x) return s;
+  }
+  return nullptr;
 }
 
 protocol::stream* protocol::find(int32_t id) const {
@@ -544,7 +560,7 @@ void protocol::give_up_on_app(stream& s) {
   s.reset = true;  // the app side's output is dropped (take_output)
   s.pending.clear();
   if (head_sent) {
-    nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s.id, NGHTTP2_INTERNAL_ERROR);
+    if (!s.lingering) nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s.id, NGHTTP2_INTERNAL_ERROR);
     return;
   }
   nghttp2_nv status = name_value(":status", "504");

@@ -151,6 +151,8 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   int send_data(const nghttp2_frame& frame, const uint8_t* frame_head, size_t length);
 
   stream* find(int32_t id) const;
+  // A stream HTTP/2 has closed while its app still runs (stream::lingering).
+  stream* find_lingering(const exchange::exchange* x) const;
   stream* open_stream(int32_t id);
   void add_field(stream& s, std::string_view name, std::string_view value);
   bool start_upgraded_stream();

@@ -42,7 +42,19 @@ void protocol::on_exchange_news(exchange::exchange* x) {
 void protocol::on_app_done(exchange::exchange* x) {
   if (session_.closed() || h2_ == nullptr) return;
   stream* s = find(x->links.sink_key);
+  if (s == nullptr) s = find_lingering(x);
   if (s == nullptr || s->x != x) return;
+  if (s->lingering) {
+    // Its answer is all out and HTTP/2 has closed the stream: what was
+    // left is the app's return.
+    s->app_done = true;
+    context_.host.request_done(x);
+    free_stream(s);
+    if (stream_count_ == 0) idle_since_ms_ = session_.now_ms();
+    start_held();
+    session_.update();
+    return;
+  }
   if (x->switched()) {
     // The app accepted and returned at once: the switch first, then its
     // protocol hears that the app is done.
@@ -87,6 +99,9 @@ void protocol::give_back_window(stream& s) {
 // and wakes a deferred DATA. True when an interim response was submitted.
 bool protocol::take_output(stream& s) {
   if (s.x == nullptr) return false;
+  // Looked at first: a response whole by now has all its bytes in what is
+  // taken next, and its last DATA frame can carry END_STREAM.
+  if (s.x->response_whole()) s.whole = true;
   s.x->take_output(s.pending);
   if (s.reset) {
     s.pending.clear();
@@ -149,7 +164,10 @@ ssize_t protocol::read_body(int32_t id, size_t length, uint32_t* flags) {
     s->deferred = true;
     return NGHTTP2_ERR_DEFERRED;
   }
-  if (n == queued && s->app_done) {
+  // The end of the stream goes with the last DATA once the response is
+  // whole, not in an empty frame of its own when the app returns (a proxy
+  // may hold the response until it sees the end).
+  if (n == queued && (s->app_done || s->whole)) {
     if (s->x->close_after()) {
       // The app failed after its head went out (or sent less than its
       // Content-Length): the client must see the response incomplete.

@@ -23,6 +23,10 @@ struct protocol::stream {
   bool in_app = false;  // counted in in_app_
   bool app_done = false;
   bool head_sent = false;     // the response's HEADERS are submitted
+  bool whole = false;         // the app side finished the response: `pending` holds the rest of it
+  // Closed for HTTP/2 (its END_STREAM went with the answer whole) while its
+  // app is still at work: the exchange stays this connection's until then.
+  bool lingering = false;
   bool deferred = false;      // nghttp2 waits for resume_data
   bool reset = false;         // reset (by either side): nothing more goes out
   bool reset_logged = false;  // our reset of it was logged with its reason
