@@ -44,6 +44,9 @@ const shared_setup& setup() {
 }  // namespace
 
 protocol::protocol(context& ctx, session::session& s) : context_(ctx), session_(s) {
+  size_t record = 0;
+  session_.io().record_stage(record);
+  record_payload_ = record > 9 ? record - 9 : 0;
   const exchange::proxy_settings& proxy = context_.http.proxy;
   if (proxy.enabled) {
     exchange::peer_info peer = session_.peer();

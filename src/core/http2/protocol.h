@@ -213,7 +213,8 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   head_limits head_limits_;
   encoded_head head_scratch_;  // a response head's name-value pairs while it is submitted
   exchange::field_list interim_scratch_;  // interim responses taken from an exchange, while they are submitted
-  net::output_queue payload_scratch_;  // a DATA frame's payload between the stream's output and the session's
+  net::output_queue payload_scratch_;  // a DATA frame, header and payload, on its way to the session's output
+  size_t record_payload_ = 0;          // a DATA payload's most when the transport writes records (TLS), else 0
   bool peer_trusted_ = false;
   bool draining_ = false;
   bool closing_ = false;  // nghttp2 is done or failed: what is queued goes out, then the session ends

@@ -155,6 +155,9 @@ ssize_t protocol::read_body(int32_t id, size_t length, uint32_t* flags) {
   if (s == nullptr || s->x == nullptr) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
   if (s->reset) return NGHTTP2_ERR_DEFERRED;
   uint64_t queued = s->pending.queued_bytes();
+  // Over TLS a frame and its header fill one record at most: written from
+  // where they lie, with no record of a few bytes after each.
+  if (record_payload_ != 0 && length > record_payload_) length = record_payload_;
   size_t n = queued < length ? static_cast<size_t>(queued) : length;
   if (n > 0) *flags |= NGHTTP2_DATA_FLAG_NO_COPY;
   if (s->carried != nullptr) {
@@ -198,19 +201,24 @@ int protocol::send_data(const nghttp2_frame& frame, const uint8_t* frame_head, s
   stream* s = find(frame.hd.stream_id);
   if (s == nullptr) return NGHTTP2_ERR_CALLBACK_FAILURE;
   net::output_queue& out = session_.output();
-  payload_scratch_.clear();
-  if (s->pending.move_front(payload_scratch_, length) != length) {
-    log::write(log::level::error, "HTTP/2 stream %d: the response's file could not be read", s->id);
-    return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
-  }
   size_t padding = frame.data.padlen;
-  out.bytes().append(reinterpret_cast<const char*>(frame_head), 9);
+  // The frame is built in a queue of its own, header first: its payload
+  // read behind the header (no buffer of the session's grown to take a
+  // header after the last payload), and nothing of it written when a file
+  // cannot be read.
+  payload_scratch_.clear();
+  payload_scratch_.bytes().append(reinterpret_cast<const char*>(frame_head), 9);
   if (padding > 0) {
     char pad_length = static_cast<char>(padding - 1);
-    out.bytes().append(&pad_length, 1);
+    payload_scratch_.bytes().append(&pad_length, 1);
   }
+  if (s->pending.move_front(payload_scratch_, length) != length) {
+    log::write(log::level::error, "HTTP/2 stream %d: the response's file could not be read", s->id);
+    payload_scratch_.clear();
+    return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+  }
+  if (padding > 1) payload_scratch_.bytes().append(std::string(padding - 1, '\0'));
   out.take_from(payload_scratch_, false);  // moved, not copied again
-  if (padding > 1) out.bytes().append(std::string(padding - 1, '\0'));
   if (s->x != nullptr) s->x->set_backlog(s->pending.buffered_bytes());
   return out.buffered_bytes() >= context_.config.output_high_water ? NGHTTP2_ERR_PAUSE : 0;
 }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <utility>
 
 namespace baton::net {
@@ -255,6 +256,8 @@ size_t output_queue::release_memory() {
 }
 
 output_queue::flush_result output_queue::flush(transport& out) {
+  size_t capacity = 0;
+  if (char* stage = out.record_stage(capacity)) return flush_staged(out, stage, capacity);
   while (first_ < segments_.size()) {
     segment& front = segments_[first_];
     if (front.fd >= 0) {
@@ -290,12 +293,7 @@ output_queue::flush_result output_queue::flush(transport& out) {
       ++count;
     }
     if (count == 0) {
-      // Only empty runs before a file (or nothing): drop them.
-      while (first_ < segments_.size() && segments_[first_].fd < 0 && segments_[first_].bytes.empty() &&
-             segments_[first_].external_size == 0) {
-        if (first_ + 1 == segments_.size()) return flush_result::done;
-        pop_front();
-      }
+      if (drop_empty_front()) return flush_result::done;
       continue;
     }
     ssize_t n = out.send_gather(iov, count);
@@ -304,25 +302,110 @@ output_queue::flush_result output_queue::flush(transport& out) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) return flush_result::blocked;
       return flush_result::failed;
     }
-    size_t written = static_cast<size_t>(n);
-    while (written > 0) {
-      segment& s = segments_[first_];
-      if (s.external_size > 0) {
-        size_t take = written < s.external_size ? written : s.external_size;
-        s.external += take;
-        s.external_size -= take;
-        s.external_unsent->fetch_sub(take, std::memory_order_seq_cst);
-        written -= take;
-        if (s.external_size == 0) pop_front();
-        continue;
-      }
-      size_t take = written < s.bytes.size() ? written : s.bytes.size();
-      s.bytes.consume(take);
-      written -= take;
-      if (s.bytes.empty()) pop_front();
-    }
+    consume_front(static_cast<size_t>(n));
   }
   return flush_result::done;
+}
+
+// Drops spent segments at the front (empty runs, file ranges sent). True
+// when nothing at all is left.
+bool output_queue::drop_empty_front() {
+  while (first_ < segments_.size()) {
+    const segment& s = segments_[first_];
+    bool spent = s.fd >= 0 ? s.remaining == 0 : s.bytes.empty() && s.external_size == 0;
+    if (!spent) return false;
+    bool last = first_ + 1 == segments_.size();
+    pop_front();  // closes a file; the last keeps its buffer
+    if (last) return true;
+  }
+  return true;
+}
+
+// Each record filled from the runs in order, file ranges read into it too;
+// a run as large as a record goes out from where it is. A record the
+// transport could not take whole is staged again from the same place, so a
+// repeated write passes the same first bytes (OpenSSL's rule), or more.
+output_queue::flush_result output_queue::flush_staged(transport& out, char* stage, size_t capacity) {
+  while (first_ < segments_.size()) {
+    const segment& front = segments_[first_];
+    if (front.fd < 0 && (front.external_size >= capacity || front.bytes.size() >= capacity)) {
+      iovec one{const_cast<char*>(front.external_size > 0 ? front.external : front.bytes.data()),
+                front.external_size > 0 ? front.external_size : front.bytes.size()};
+      ssize_t n = out.send_gather(&one, 1);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return errno == EAGAIN || errno == EWOULDBLOCK ? flush_result::blocked : flush_result::failed;
+      }
+      consume_front(static_cast<size_t>(n));
+      continue;
+    }
+    size_t staged = 0;
+    bool unreadable = false;
+    for (size_t i = first_; i < segments_.size() && staged < capacity; ++i) {
+      const segment& s = segments_[i];
+      size_t room = capacity - staged;
+      if (s.fd >= 0) {
+        size_t want = s.remaining < room ? static_cast<size_t>(s.remaining) : room;
+        if (want == 0) continue;
+        ssize_t n = ::pread(s.fd, stage + staged, want, s.offset);
+        if (n < 0 && errno == EINTR) n = ::pread(s.fd, stage + staged, want, s.offset);
+        if (n <= 0) {
+          unreadable = true;  // shrank under us, or unreadable: the response cannot be completed
+          break;
+        }
+        staged += static_cast<size_t>(n);
+        if (static_cast<size_t>(n) < want) break;
+        continue;
+      }
+      const char* data = s.external_size > 0 ? s.external : s.bytes.data();
+      size_t size = s.external_size > 0 ? s.external_size : s.bytes.size();
+      size_t take = size < room ? size : room;
+      if (take > 0) std::memcpy(stage + staged, data, take);
+      staged += take;
+    }
+    if (staged == 0) {
+      if (unreadable) return flush_result::failed;
+      if (drop_empty_front()) return flush_result::done;
+      continue;
+    }
+    ssize_t n = out.send_staged(staged);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno == EAGAIN || errno == EWOULDBLOCK ? flush_result::blocked : flush_result::failed;
+    }
+    consume_front(static_cast<size_t>(n));
+  }
+  return flush_result::done;
+}
+
+// The first `written` bytes queued are sent: runs consumed, file ranges
+// advanced, someone else's memory counted off as it goes.
+void output_queue::consume_front(size_t written) {
+  while (written > 0 && first_ < segments_.size()) {
+    segment& s = segments_[first_];
+    if (s.fd >= 0) {
+      size_t take = written < s.remaining ? written : static_cast<size_t>(s.remaining);
+      s.offset += static_cast<off_t>(take);
+      s.remaining -= take;
+      written -= take;
+      if (s.remaining == 0) pop_front();
+      continue;
+    }
+    if (s.external_size > 0) {
+      size_t take = written < s.external_size ? written : s.external_size;
+      s.external += take;
+      s.external_size -= take;
+      s.external_unsent->fetch_sub(take, std::memory_order_seq_cst);
+      written -= take;
+      if (s.external_size == 0) pop_front();
+      continue;
+    }
+    size_t take = written < s.bytes.size() ? written : s.bytes.size();
+    if (take == 0 && first_ + 1 == segments_.size()) break;  // cannot be: more written than queued
+    s.bytes.consume(take);
+    written -= take;
+    if (s.bytes.empty()) pop_front();
+  }
 }
 
 }  // namespace baton::net

@@ -114,6 +114,9 @@ class output_queue {
   bool all_empty() const;
   uint64_t sum_buffered() const;
   void pop_front();
+  bool drop_empty_front();
+  flush_result flush_staged(transport& out, char* stage, size_t capacity);
+  void consume_front(size_t written);
   static void release_external(segment& s);
   size_t live() const { return segments_.size() - first_; }
 

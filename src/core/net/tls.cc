@@ -320,6 +320,14 @@ ssize_t tls_transport::send_gather(const iovec* buffers, size_t count) {
   return write_bytes(staging, staged);
 }
 
+// Records are staged by the queue unless the kernel frames them (kTLS).
+char* tls_transport::record_stage(size_t& capacity) {
+  capacity = kernel_send_ ? 0 : record_bytes;
+  return kernel_send_ ? nullptr : staging;
+}
+
+ssize_t tls_transport::send_staged(size_t length) { return write_bytes(staging, length); }
+
 ssize_t tls_transport::send_file(int file_fd, off_t* offset, size_t length) {
   if (kernel_send_) {
     ERR_clear_error();

@@ -106,6 +106,8 @@ class tls_transport final : public transport {
   int fd() const override { return fd_; }
   bool input_pending() const override;
   bool wants_writable() const override { return wants_writable_; }
+  char* record_stage(size_t& capacity) override;
+  ssize_t send_staged(size_t length) override;
 
   // Records are written up to this many bytes at a time from small runs
   // gathered into one buffer (a record's own most).

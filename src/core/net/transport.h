@@ -9,6 +9,8 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include <cerrno>
+
 namespace baton::net {
 
 class transport {
@@ -30,6 +32,21 @@ class transport {
   // receive() can make no progress until the socket takes output (TLS: a
   // record it must send first).
   virtual bool wants_writable() const { return false; }
+  // A transport that frames what it sends in records of its own (TLS, when
+  // the kernel does not): the buffer one record is staged in, and its size
+  // in `capacity`. The queue fills it from consecutive runs, file ranges
+  // included, so that an HTTP/2 frame's header and its payload share a
+  // record rather than make two. Null for a transport without records.
+  virtual char* record_stage(size_t& capacity) {
+    capacity = 0;
+    return nullptr;
+  }
+  // Writes the first `length` bytes of the stage, as send_gather(2) does.
+  virtual ssize_t send_staged(size_t length) {
+    (void)length;
+    errno = EINVAL;
+    return -1;
+  }
 
  protected:
   ~transport() = default;
