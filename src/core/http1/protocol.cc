@@ -72,20 +72,23 @@ bool protocol::receive_body_directly() {
     size_t room = buffered < window ? window - buffered : 0;
     if (want > room) want = room > 0 ? room : 1;  // a full window still reads one byte: pause_reading decides
   }
-  ssize_t n = session_.io().receive(target != nullptr ? target : x->body_space(want), want);
-  if (n > 0) {
-    current_.body_remaining -= static_cast<uint64_t>(n);
-    current_.body_done = current_.body_remaining == 0;
-    if (target != nullptr) x->target_received(static_cast<size_t>(n), current_.body_done);
-    else x->body_received(static_cast<size_t>(n), current_.body_done);
-    pause_if_window_full();
-    return true;
+  session::received r = session_.receive(target != nullptr ? target : x->body_space(want), want);
+  switch (r.status) {
+    case session::receive_status::data:
+      current_.body_remaining -= r.bytes;
+      current_.body_done = current_.body_remaining == 0;
+      if (target != nullptr) x->target_received(r.bytes, current_.body_done);
+      else x->body_received(r.bytes, current_.body_done);
+      pause_if_window_full();
+      return true;
+    case session::receive_status::end:
+      session_.set_eof();
+      return true;
+    case session::receive_status::again:
+      return false;
+    case session::receive_status::failed:
+      break;
   }
-  if (n == 0) {
-    session_.set_eof();
-    return true;
-  }
-  if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return false;
   session_.close_now();
   return false;
 }
@@ -109,18 +112,23 @@ void protocol::read_into_input() {
   byte_buffer& input = lease.bytes();
   size_t want = lease.shared() ? shared_read_size : own_read_size;
   char* p = input.prepare(want);
-  ssize_t n = session_.io().receive(p, input.writable());
-  if (n > 0) {
-    if (state_ == state::reading && own.empty() && current_.x == nullptr) head_started_ms_ = session_.now_ms();
-    input.commit(static_cast<size_t>(n));
-  } else if (n == 0) {
-    session_.set_eof();
-    if (current_.x != nullptr && current_.body_done) current_.x->mark_client_finished();
-  } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-    session_.close_now();
-    return;
+  session::received r = session_.receive(p, input.writable());
+  switch (r.status) {
+    case session::receive_status::data:
+      if (state_ == state::reading && own.empty() && current_.x == nullptr) head_started_ms_ = session_.now_ms();
+      input.commit(r.bytes);
+      break;
+    case session::receive_status::end:
+      session_.set_eof();
+      if (current_.x != nullptr && current_.body_done) current_.x->mark_client_finished();
+      break;
+    case session::receive_status::again:
+      if (!session_.eof()) return;
+      break;
+    case session::receive_status::failed:
+      session_.close_now();
+      return;
   }
-  if (n < 0 && !session_.eof()) return;
   if (in_process_) {
     // Re-entered while an inline app waits for this very request's body:
     // feed it (or fail it, at the end of input); the outer frame resumes

@@ -148,35 +148,38 @@ bool protocol::start_upgraded_stream() {
 void protocol::on_readable() {
   if (h2_ == nullptr || closing_) return;
   byte_buffer own;  // the shared one is lent (an inline app waits): this read's own
-  ssize_t n = 0;
+  session::received r{};
   ssize_t used = 0;
   {
     session::receive_lease lease = session_.lend_receive_buffer(own);
     char* p = lease.bytes().prepare(read_size);
-    n = session_.io().receive(p, read_size);
-    if (n > 0) {
+    r = session_.receive(p, read_size);
+    if (r.status == session::receive_status::data) {
       in_receive_ = true;
-      used = nghttp2_session_mem_recv(h2_, reinterpret_cast<const uint8_t*>(p), static_cast<size_t>(n));
+      used = nghttp2_session_mem_recv(h2_, reinterpret_cast<const uint8_t*>(p), r.bytes);
       in_receive_ = false;
     }
   }
-  if (n > 0) {
-    if (used < 0) {
-      log::write(log::level::info, "HTTP/2 connection from %s: %s", session_.peer_for_log(),
-                 nghttp2_strerror(static_cast<int>(used)));
-      closing_ = true;
-    }
-    after_read();
-    return;
+  switch (r.status) {
+    case session::receive_status::data:
+      if (used < 0) {
+        log::write(log::level::info, "HTTP/2 connection from %s: %s", session_.peer_for_log(),
+                   nghttp2_strerror(static_cast<int>(used)));
+        closing_ = true;
+      }
+      after_read();
+      return;
+    case session::receive_status::end:
+      session_.set_eof();
+      // The client will send nothing more: streams in flight are answered, then the connection closes.
+      if (stream_count_ == 0) session_.close_now();
+      return;
+    case session::receive_status::again:
+      return;
+    case session::receive_status::failed:
+      session_.close_now();
+      return;
   }
-  if (n == 0) {
-    session_.set_eof();
-    // The client will send nothing more: streams in flight are answered, then the connection closes.
-    if (stream_count_ == 0) session_.close_now();
-    return;
-  }
-  if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
-  session_.close_now();
 }
 
 // What nghttp2 queued in the read goes out first, its own resets among

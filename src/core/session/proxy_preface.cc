@@ -2,7 +2,6 @@
 
 #include <sys/socket.h>
 
-#include <cerrno>
 #include <cstring>
 
 #include "core/util/log.h"
@@ -37,20 +36,20 @@ void proxy_preface::on_readable() {
   char window[pp::max_v2_length];
   size_t have = received_.size();
   std::memcpy(window, received_.data(), have);
-  ssize_t n = ::recv(s_.io().fd(), window + have, sizeof window - have, MSG_PEEK);
-  if (n < 0) {
-    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
+  received r = sort_receive(::recv(s_.io().fd(), window + have, sizeof window - have, MSG_PEEK));
+  if (r.status == receive_status::again) return;
+  if (r.status == receive_status::failed) {
     s_.close_now();
     return;
   }
-  if (n == 0) {
+  if (r.status == receive_status::end) {
     // A peer that connects and leaves without a byte (a TCP health check)
     // sent nothing to refuse.
     if (have == 0) s_.close_now();
     else refuse("the connection ended within its PROXY header");
     return;
   }
-  size_t seen = have + static_cast<size_t>(n);
+  size_t seen = have + r.bytes;
   pp::result header = pp::parse(std::string_view(window, seen));
   switch (header.state) {
     case pp::status::error:
@@ -58,7 +57,7 @@ void proxy_preface::on_readable() {
       return;
     case pp::status::need_more:
       // Every byte seen can still be header (the parser's promise).
-      if (consume(static_cast<size_t>(n))) received_.append(window + have, static_cast<size_t>(n));
+      if (consume(r.bytes)) received_.append(window + have, r.bytes);
       return;
     case pp::status::done:
       if (consume(header.consumed - have)) finish(header);

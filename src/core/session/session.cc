@@ -3,7 +3,6 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-#include <cerrno>
 #include <cstring>
 
 #include "core/util/log.h"
@@ -121,8 +120,8 @@ bool session::input_waiting() {
 
 void session::read_and_drop() {
   char discard[4096];
-  ssize_t n = io_->receive(discard, sizeof discard);
-  if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) close_now();
+  receive_status r = receive(discard, sizeof discard).status;
+  if (r == receive_status::end || r == receive_status::failed) close_now();
 }
 
 bool session::flush() {

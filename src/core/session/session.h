@@ -33,6 +33,7 @@
 #include "core/net/tls.h"
 #include "core/net/transport.h"
 #include "core/session/receive_buffer.h"
+#include "core/session/received.h"
 #include "core/util/byte_buffer.h"
 
 namespace baton::session {
@@ -130,6 +131,8 @@ class session final : public loop::io_handler, public loop::timer_handler {
   session_context& context() { return context_; }
   loop::event_loop& loop() { return context_.loop; }
   int64_t now_ms() const { return context_.loop.now_ms(); }
+  // One read from the connection into `into`, its result sorted (received.h).
+  received receive(char* into, size_t length) { return sort_receive(io_->receive(into, length)); }
   // Bytes that must wait for the protocol (it appends and consumes).
   byte_buffer& input() { return in_; }
   // One read's buffer: the loop's shared one when `may_share` and no other

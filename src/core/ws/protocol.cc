@@ -1,6 +1,5 @@
 #include "core/ws/protocol.h"
 
-#include <cerrno>
 #include <utility>
 
 #include "core/session/receive_buffer.h"
@@ -33,20 +32,18 @@ void protocol::on_readable() {
     if (!endpoint_.wants_input()) return;
   }
   byte_buffer own;  // the shared one is lent (an inline app waits): this read's own
-  ssize_t n = 0;
-  int saved = 0;
+  session::received r{};
   {
     session::receive_lease lease = session_.lend_receive_buffer(own);
     byte_buffer& buffer = lease.bytes();
     char* p = buffer.prepare(read_size);
-    n = session_.io().receive(p, buffer.writable());
-    saved = errno;
-    if (n > 0) {
-      buffer.commit(static_cast<size_t>(n));
+    r = session_.receive(p, buffer.writable());
+    if (r.status == session::receive_status::data) {
+      buffer.commit(r.bytes);
       endpoint_.feed(buffer.data(), buffer.size());
     }
   }
-  if (n == 0 || (n < 0 && saved != EAGAIN && saved != EWOULDBLOCK && saved != EINTR)) {
+  if (r.status == session::receive_status::end || r.status == session::receive_status::failed) {
     endpoint_.peer_gone();
     session_.set_eof();
     session_.close_now();
