@@ -42,6 +42,10 @@ struct proxy_settings {
   bool enabled = true;
   address_list trusted;      // default: 127.0.0.1
   bool trust_unix = true;    // a Unix-socket peer is a local proxy
+
+  // Whether a peer at `address` (empty: a Unix socket) is a proxy whose
+  // word on the client counts.
+  bool trusts(std::string_view address) const { return address.empty() ? trust_unix : trusted.contains(address); }
 };
 
 // What the proxy headers say; empty fields mean "not given".

@@ -1,12 +1,8 @@
 #include "core/http1/protocol.h"
 
-#include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <ctime>
 
-#include "core/local/local_routes.h"
-#include "core/metrics/stopwatch.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
 
@@ -26,13 +22,8 @@ exchange::exchange* protocol::request_state::detach() {
   return left;
 }
 
-protocol::protocol(context& ctx, session::session& s) : context_(ctx), session_(s) {
-  const exchange::proxy_settings& proxy = context_.http.proxy;
-  if (proxy.enabled) {
-    exchange::peer_info peer = session_.peer();
-    peer_trusted_ = peer.address.empty() ? proxy.trust_unix : proxy.trusted.contains(peer.address);
-  }
-}
+protocol::protocol(context& ctx, session::session& s)
+    : context_(ctx), session_(s), peer_trusted_(ctx.gate.trusts_peer(s)) {}
 
 protocol::~protocol() {
   if (exchange::exchange* x = current_.detach()) {
@@ -45,7 +36,7 @@ void protocol::start() {
   head_started_ms_ = session_.now_ms();
   // Started after a drain began (a TLS handshake finished in it): the
   // client gets the idle grace to send its request, as at drain().
-  if (context_.draining.load(std::memory_order_relaxed)) drain();
+  if (gate().is_draining()) drain();
   // Bytes a handoff brought (or a restart left) are served at once.
   if (!session_.input().empty()) process(session_.input());
 }
@@ -201,7 +192,7 @@ bool protocol::prior_knowledge(byte_buffer*& input) {
   constexpr std::string_view preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
   size_t n = input->size() < preface.size() ? input->size() : preface.size();
   if (std::string_view(input->data(), n) != preface.substr(0, n)) return false;
-  std::unique_ptr<session::protocol> next = context_.host.http2_for(session_);
+  std::unique_ptr<session::protocol> next = gate().host.http2_for(session_);
   if (!next) return false;  // HTTP/2 is not served: an HTTP/1 answer (505)
   if (n < preface.size()) return true;
   hand_off_to_http2(input, std::move(next));
@@ -256,7 +247,7 @@ bool protocol::h2c_upgrade(byte_buffer*& input) {
   if (!util::has_list_token(h.find("connection"), "http2-settings")) return false;
   std::string settings;
   if (!h.has("http2-settings") || !decode_base64url(h.find("http2-settings"), settings)) return false;
-  std::unique_ptr<session::protocol> next = context_.host.http2_upgrade(session_, settings, h);
+  std::unique_ptr<session::protocol> next = gate().host.http2_upgrade(session_, settings, h);
   if (!next) return false;
   session_.output().bytes().append(
       std::string_view("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n"));
@@ -279,22 +270,21 @@ void protocol::end_of_input_in_process(bool head_incomplete, const byte_buffer& 
 // Parses the next head from `input`; on success makes it the current exchange.
 parse_status protocol::start_exchange(byte_buffer& input) {
   request parsed;
-  parse_result r = parse_request(input.data(), input.size(), cursor_, context_.http.request_limits,
+  parse_result r = parse_request(input.data(), input.size(), cursor_, gate().http.request_limits,
                                  context_.header_scratch, parsed);
   if (r.status == parse_status::incomplete) return r.status;
   if (r.status == parse_status::error) {
     reject(r.http_status, r.reason);
     return r.status;
   }
-  exchange::exchange* x = context_.host.new_exchange();
-  x->reset_for(parsed, input.data(), r.head_length, session_.peer(), context_.wire,
-               peer_trusted_ ? &context_.http.proxy : nullptr);
+  exchange::exchange* x = gate().host.new_exchange();
+  x->reset_for(parsed, input.data(), r.head_length, session_.peer(), context_.wire, gate().forwarding(peer_trusted_));
   input.consume(r.head_length);
   x->links.sink = this;
   current_.x = x;
   state_ = state::active;
   begin_body(parsed);
-  if (context_.timing) x->links.started = metrics::stopwatch::now();
+  gate().stamp(*x);
   return parse_status::complete;
 }
 
@@ -316,7 +306,7 @@ void protocol::begin_body(const request& parsed) {
       current_.body_received = 0;
       break;
   }
-  if (!current_.body_done) current_.body_deadline_ms = session_.now_ms() + context_.http.body_read_timeout_ms;
+  if (!current_.body_done) current_.body_deadline_ms = session_.now_ms() + gate().http.body_read_timeout_ms;
 }
 
 // The health path, a static file, or (draining with the listeners open) a
@@ -324,9 +314,7 @@ void protocol::begin_body(const request& parsed) {
 // thread. A body the request carries is not read; the connection closes
 // after the answer instead.
 bool protocol::answer_locally() {
-  bool draining = context_.draining.load(std::memory_order_relaxed);
-  bool refusing = draining && context_.refusing != nullptr && *context_.refusing;
-  if (!local::local_routes::answer_before_app(context_.local, *current_.x, draining, refusing)) return false;
+  if (!gate().answer_locally(*current_.x)) return false;
   if (!current_.body_done) close_after_flush_ = true;
   current_.body_done = true;
   current_.dispatched = true;
@@ -361,7 +349,7 @@ void protocol::feed_chunked(byte_buffer& input) {
     }
     if (r.state == chunked_decoder::status::data) {
       current_.body_received += r.data_length;
-      uint64_t max_body = context_.http.request_limits.max_body;
+      uint64_t max_body = gate().http.request_limits.max_body;
       if (max_body != 0 && current_.body_received > max_body) {
         body_failed(413, "chunked request body over the size limit");
         return;
@@ -395,7 +383,7 @@ void protocol::body_failed(int status, const char* reason) {
   log::write(log::level::info, "request body from %s: %s (%d)", session_.peer_for_log(), reason, status);
   current_.body_done = true;
   close_after_flush_ = true;
-  if (current_.dispatched) metrics::refused(context_.metrics, status);  // (reject() counts the others)
+  if (current_.dispatched) metrics::refused(gate().metrics, status);  // (reject() counts the others)
   if (!current_.dispatched) {
     current_.detach()->release();
     state_ = state::reading;
@@ -411,7 +399,7 @@ void protocol::body_failed(int status, const char* reason) {
 // without the app. False when refused (the exchange is gone).
 bool protocol::offer_upgrade() {
   if (!current_.x->head().upgrade_field) return true;
-  session::upgrade_verdict v = context_.host.offer_upgrade(*current_.x);
+  session::upgrade_verdict v = gate().host.offer_upgrade(*current_.x);
   if (v.result != session::upgrade_verdict::kind::refused) return true;
   current_.detach()->release();
   state_ = state::reading;
@@ -424,7 +412,7 @@ bool protocol::offer_upgrade() {
 // the 101 is out.
 void protocol::switch_protocols() {
   exchange::exchange* x = current_.detach();
-  upgrade_ = context_.host.upgrade(session_, *x);
+  upgrade_ = gate().host.upgrade(session_, *x);
   if (!upgrade_) {
     x->cancel();
     close_after_flush_ = true;
@@ -441,7 +429,7 @@ void protocol::switch_protocols() {
 // on the 1 MiB echo the copies were a quarter of the CPU), the whole window
 // once it reads.
 size_t protocol::body_window_for(const exchange::exchange& x) const {
-  return x.app_reading() ? context_.http.exchanges.body_window : context_.config.read_whole_body;
+  return x.app_reading() ? gate().http.exchanges.body_window : context_.config.read_whole_body;
 }
 
 bool protocol::ready_to_dispatch() const {
@@ -459,7 +447,7 @@ void protocol::dispatch(byte_buffer*& input) {
   session_.keep_unread(input);
   current_.dispatched = true;
   current_.dispatch_ms = session_.now_ms();
-  context_.host.submit(current_.x);
+  gate().host.submit(current_.x);
 }
 
 // --- output ------------------------------------------------------------------
@@ -535,10 +523,10 @@ void protocol::finish_exchange() {
   // fail that request. A drain gives such a connection the idle grace.
   if (x->close_after() || !x->head().persistent) close_after_flush_ = true;
   if (x->response_status() == 101 && x->head().upgrade && !x->cancelled()) {
-    upgrade_ = context_.host.upgrade(session_, *x);
+    upgrade_ = gate().host.upgrade(session_, *x);
     if (!upgrade_) close_after_flush_ = true;
   }
-  context_.host.request_done(x);
+  gate().host.request_done(x);
   current_.detach()->release();
   state_ = state::reading;
   ++requests_served_;
@@ -561,8 +549,7 @@ void protocol::on_writable() {
 }
 
 void protocol::reject(int status, const char* reason, std::string_view extra_fields) {
-  log::write(log::level::info, "rejected a request from %s: %s (%d)", session_.peer_for_log(), reason, status);
-  metrics::refused(context_.metrics, status);
+  gate().refused(session_, status, reason);
   append_simple_response(session_.output().bytes(), status, util::current_date_line(), "text/plain; charset=utf-8",
                          exchange::status_reason(status), true, false, {extra_fields});
   close_after_flush_ = true;
@@ -584,9 +571,9 @@ void protocol::after_last_answer() {
     session_.hand_to(std::move(upgrade_));
     return;
   }
-  if (!close_after_flush_ && context_.draining.load(std::memory_order_relaxed) && session_.input().empty() &&
+  if (!close_after_flush_ && gate().is_draining() && session_.input().empty() &&
       drain_close_ms_ == 0) {
-    drain_close_ms_ = session_.now_ms() + context_.http.drain_idle_grace_ms;
+    drain_close_ms_ = session_.now_ms() + gate().http.drain_idle_grace_ms;
   }
   if (close_after_flush_) {
     session_.start_lingering();
@@ -624,9 +611,9 @@ protocol::plan protocol::current_plan() const {
       if (discard_left_ > 0) {
         p.deadline = discard_deadline_ms_;
       } else if (session_.input().empty() && requests_served_ > 0) {
-        p.deadline = head_started_ms_ + context_.http.keep_alive_timeout_ms;
+        p.deadline = head_started_ms_ + gate().http.keep_alive_timeout_ms;
       } else {
-        p.deadline = head_started_ms_ + context_.http.header_read_timeout_ms;
+        p.deadline = head_started_ms_ + gate().http.header_read_timeout_ms;
       }
       if (drain_close_ms_ > 0 && session_.input().empty() && drain_close_ms_ < p.deadline) p.deadline = drain_close_ms_;
       break;
@@ -639,7 +626,7 @@ protocol::plan protocol::current_plan() const {
         // An offered switch (a WebSocket opening) waits for its app's
         // accept (or refusal) this long.
         if (current_.x->upgrade().websocket() && current_.dispatched && !current_.response_started) {
-          int timeout = context_.host.upgrade_answer_timeout_ms();
+          int timeout = gate().host.upgrade_answer_timeout_ms();
           if (timeout > 0) p.deadline = current_.dispatch_ms + timeout;
         }
       }
@@ -684,10 +671,7 @@ int64_t protocol::in_app_since() const {
 void protocol::abandon_app(int64_t) {
   if (current_.x == nullptr || !current_.dispatched || current_.app_done) return;
   const exchange::request_head& h = current_.x->head();
-  log::write(log::level::error, "%.*s %.*s from %s has been inside the application past the timeout; %s",
-             static_cast<int>(h.method.size()), h.method.data(), static_cast<int>(std::min<size_t>(h.target.size(), 200)),
-             h.target.data(), session_.peer_for_log(),
-             current_.response_started ? "closing the connection" : "answering 504");
+  gate().app_overran(session_, h, 0, current_.response_started ? "closing the connection" : "answering 504");
   if (current_.response_started) {
     session_.close_now();
     return;
@@ -710,7 +694,7 @@ void protocol::abandon_app(int64_t) {
 // closes.
 void protocol::drain() {
   if (state_ == state::reading && current_.x == nullptr && session_.input().empty() && !session_.write_blocked()) {
-    drain_close_ms_ = session_.now_ms() + context_.http.drain_idle_grace_ms;
+    drain_close_ms_ = session_.now_ms() + gate().http.drain_idle_grace_ms;
   }
 }
 

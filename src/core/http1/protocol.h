@@ -23,22 +23,16 @@
 // while the app goes on. HTTP/1 knows no other protocol by name.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 
 #include "core/exchange/exchange.h"
-#include "core/exchange/forwarded.h"
+#include "core/gate/request_gate.h"
 #include "core/http1/chunked.h"
 #include "core/http1/encoder.h"
 #include "core/http1/parser.h"
-#include "core/metrics/record.h"
 #include "core/session/protocol_host.h"
 #include "core/session/session.h"
-
-namespace baton::local {
-class local_routes;
-}
 
 namespace baton::http1 {
 
@@ -56,17 +50,14 @@ struct settings {
   size_t read_ahead = size_t{64} * 1024;
 };
 
+// What the protocols of one loop share (the request gate: the limits, the
+// host, the drain, the local answers, the clock, the counts) and what only
+// HTTP/1 needs.
 struct context {
-  const session::http_settings& http;
+  const gate::request_gate& gate;
   const settings& config;
-  session::protocol_host& host;
   header* header_scratch;  // request_limits.max_headers entries, for the parser
-  std::atomic<bool>& draining;
   const encoder& wire;
-  const local::local_routes* local = nullptr;  // health path and static files, answered without the app
-  const bool* refusing = nullptr;  // draining with the listeners open: new requests get 503
-  bool timing = false;             // exchanges record when they started (the access log, the metrics)
-  metrics::thread_block* metrics = nullptr;  // this loop's counts (null: metrics off)
 };
 
 class protocol final : public session::protocol, public exchange::exchange_sink {
@@ -147,6 +138,8 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   bool prior_knowledge(byte_buffer*& input);
   bool h2c_upgrade(byte_buffer*& input);
   void hand_off_to_http2(byte_buffer*& input, std::unique_ptr<session::protocol> next);
+
+  const gate::request_gate& gate() const { return context_.gate; }
 
   context& context_;
   session::session& session_;

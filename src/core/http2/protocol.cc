@@ -2,15 +2,11 @@
 
 #include <unistd.h>
 
-#include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 
 #include "core/http2/stream.h"
-#include "core/local/local_routes.h"
-#include "core/metrics/stopwatch.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
 
@@ -43,15 +39,11 @@ const shared_setup& setup() {
 
 }  // namespace
 
-protocol::protocol(context& ctx, session::session& s) : context_(ctx), session_(s) {
+protocol::protocol(context& ctx, session::session& s)
+    : context_(ctx), session_(s), peer_trusted_(ctx.gate.trusts_peer(s)) {
   size_t record = 0;
   session_.io().record_stage(record);
   record_payload_ = record > 9 ? record - 9 : 0;
-  const exchange::proxy_settings& proxy = context_.http.proxy;
-  if (proxy.enabled) {
-    exchange::peer_info peer = session_.peer();
-    peer_trusted_ = peer.address.empty() ? proxy.trust_unix : proxy.trusted.contains(peer.address);
-  }
   nghttp2_option* options = nullptr;
   nghttp2_option_new(&options);
   // Stream windows are given back as apps consume (the connection's as
@@ -66,7 +58,7 @@ protocol::protocol(context& ctx, session::session& s) : context_(ctx), session_(
   nghttp2_session_server_new2(&h2_, setup().calls, this, options);
   nghttp2_option_del(options);
   head_limits_.max_list_bytes = context_.config.max_header_list_size;
-  head_limits_.max_fields = context_.http.request_limits.max_headers;
+  head_limits_.max_fields = gate().http.request_limits.max_headers;
   control_tokens_.tokens = context_.config.control_frame_burst;
   reset_tokens_.tokens = context_.config.reset_burst;
 }
@@ -256,7 +248,7 @@ protocol::stream* protocol::open_stream(int32_t id) {
   streams_ = s;
   ++stream_count_;
   nghttp2_session_set_stream_user_data(h2_, s->id, s);
-  metrics::move(context_.metrics, &metrics::thread_block::h2_streams, 1);
+  metrics::move(gate().metrics, &metrics::thread_block::h2_streams, 1);
   return s;
 }
 
@@ -367,7 +359,7 @@ void protocol::log_library_reset(int32_t id) {
   if (s == nullptr || s->reset_logged) return;
   s->reset_logged = true;
   s->reset = true;
-  metrics::rejected(context_.metrics, metrics::rejection::h2_stream_reset);
+  metrics::rejected(gate().metrics, metrics::rejection::h2_stream_reset);
   char what[96];
   if (!s->headers_done) {
     std::snprintf(what, sizeof what, "its header block");
@@ -423,7 +415,7 @@ void protocol::free_stream(stream* s) {
   else streams_ = s->next;
   if (s->next != nullptr) s->next->prev = s->prev;
   --stream_count_;
-  metrics::move(context_.metrics, &metrics::thread_block::h2_streams, -1);
+  metrics::move(gate().metrics, &metrics::thread_block::h2_streams, -1);
   delete s;
 }
 
@@ -446,7 +438,7 @@ session::protocol::plan protocol::current_plan() const {
   p.read = h2_ != nullptr && !closing_ && nghttp2_session_want_read(h2_) != 0 &&
            session_.output().buffered_bytes() < context_.config.output_high_water;
   if (stream_count_ == 0) {
-    int timeout = served_any_ ? context_.http.keep_alive_timeout_ms : context_.http.header_read_timeout_ms;
+    int timeout = served_any_ ? gate().http.keep_alive_timeout_ms : gate().http.header_read_timeout_ms;
     p.deadline = idle_since_ms_ + timeout;
   }
   if (stall_check_ms_ < p.deadline) p.deadline = stall_check_ms_;
@@ -500,7 +492,7 @@ void protocol::check_stalls() {
     if (body_awaited) {
       if (nghttp2_session_get_stream_local_window_size(h2_, s->id) > 0) s->body_waited_ms += now - s->body_clock_ms;
       s->body_clock_ms = now;
-      if (s->body_waited_ms >= context_.http.body_read_timeout_ms) {
+      if (s->body_waited_ms >= gate().http.body_read_timeout_ms) {
         log::write(log::level::info, "request body from %s: not whole in time (408), HTTP/2 stream %d",
                    session_.peer_for_log(), s->id);
         s->body_ended = true;
@@ -512,7 +504,7 @@ void protocol::check_stalls() {
     // A switch offered to an app that neither accepts nor refuses it in
     // time (--ws-handshake-timeout): 504, as over HTTP/1.1.
     bool answer_awaited = s->offered && !s->head_sent && !s->reset && s->x != nullptr;
-    int answer_timeout = context_.host.upgrade_answer_timeout_ms();
+    int answer_timeout = gate().host.upgrade_answer_timeout_ms();
     if (answer_awaited && answer_timeout > 0 && now - s->app_since_ms >= answer_timeout) {
       log::write(log::level::info, "an extended CONNECT from %s (HTTP/2 stream %d) got no answer from the app in "
                  "time (504)", session_.peer_for_log(), s->id);
@@ -543,11 +535,7 @@ void protocol::abandon_app(int64_t entered_before_ms) {
   if (h2_ == nullptr) return;
   for (stream* s = streams_; s != nullptr; s = s->next) {
     if (!s->in_app || s->app_since_ms >= entered_before_ms) continue;
-    const exchange::request_head& h = s->x->head();
-    log::write(log::level::error, "%.*s %.*s from %s (HTTP/2 stream %d) has been inside the application past the "
-               "timeout; %s", static_cast<int>(h.method.size()), h.method.data(),
-               static_cast<int>(std::min<size_t>(h.target.size(), 200)), h.target.data(), session_.peer_for_log(), s->id,
-               s->head_sent ? "resetting the stream" : "answering 504");
+    gate().app_overran(session_, s->x->head(), s->id, s->head_sent ? "resetting the stream" : "answering 504");
     give_up_on_app(*s);
   }
   start_held();

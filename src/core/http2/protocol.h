@@ -41,7 +41,6 @@
 
 #include <nghttp2/nghttp2.h>
 
-#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -50,16 +49,12 @@
 #include <vector>
 
 #include "core/exchange/exchange.h"
+#include "core/gate/request_gate.h"
 #include "core/http2/request_head.h"
-#include "core/metrics/record.h"
 #include "core/http2/response_head.h"
 #include "core/session/protocol_host.h"
 #include "core/session/session.h"
 #include "core/session/switched.h"
-
-namespace baton::local {
-class local_routes;
-}
 
 namespace baton::http2 {
 
@@ -85,17 +80,14 @@ struct settings {
   uint32_t max_streams_in_app = 0;
 };
 
+// What the protocols of one loop share (the request gate: the limits, the
+// host, the drain, the local answers, the clock, the counts) and what only
+// HTTP/2 needs.
 struct context {
+  const gate::request_gate& gate;
   const settings& config;
-  const session::http_settings& http;  // timeouts, request limits, exchange settings, proxy
-  session::protocol_host& host;
-  std::atomic<bool>& draining;
   const http2::framing& response_wire;
-  const local::local_routes* local = nullptr;
-  const bool* refusing = nullptr;
-  bool timing = false;
   int write_timeout_ms = 30000;
-  metrics::thread_block* metrics = nullptr;  // this loop's counts (null: metrics off)
   // RFC 8441: SETTINGS_ENABLE_CONNECT_PROTOCOL is sent, and an extended
   // CONNECT is offered to the host as a switch (a WebSocket on its stream).
   bool extended_connect = false;
@@ -193,6 +185,8 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   void abort_switched(stream& s);
   int64_t switched_deadline() const;
   void switched_deadlines(int64_t now);
+
+  const gate::request_gate& gate() const { return context_.gate; }
 
   context& context_;
   session::session& session_;

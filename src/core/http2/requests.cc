@@ -5,14 +5,10 @@
 
 #include <unistd.h>
 
-#include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 
 #include "core/http2/stream.h"
-#include "core/local/local_routes.h"
-#include "core/metrics/stopwatch.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
 
@@ -31,7 +27,7 @@ int protocol::data_chunk(int32_t id, const uint8_t* data, size_t length) {
     reset_for_length(*s, "longer");
     return 0;
   }
-  uint64_t max_body = context_.http.request_limits.max_body;
+  uint64_t max_body = gate().http.request_limits.max_body;
   if (max_body != 0 && s->delivered + length > max_body) {
     log::write(log::level::info, "request body from %s over the size limit (413), HTTP/2 stream %d",
                session_.peer_for_log(), id);
@@ -72,15 +68,15 @@ void protocol::start_stream(stream& s, bool body_ends) {
   std::vector<exchange::field> fields;
   exchange::request_head h;
   s.head.describe(body_ends, h, fields);
-  exchange::exchange* x = context_.host.new_exchange();
+  exchange::exchange* x = gate().host.new_exchange();
   // The exchange takes the head's bytes and fields as they are: no copy.
   x->reset_for(h, s.head.bytes_to_take(), fields, session_.peer(), context_.response_wire,
-               peer_trusted_ ? &context_.http.proxy : nullptr);
+               gate().forwarding(peer_trusted_));
   s.head.clear();
   x->links.sink = this;
   x->links.sink_key = s.id;
   s.x = x;
-  if (context_.timing) x->links.started = metrics::stopwatch::now();
+  gate().stamp(*x);
   if (body_ends) {
     s.body_ended = true;
     x->deliver_body_end();
@@ -99,9 +95,7 @@ void protocol::start_stream(stream& s, bool body_ends) {
 // The answer to a refused stream, from here, with a log line naming the
 // client and the stream; a body still coming is stopped after it.
 void protocol::refuse(stream& s, int status, const char* reason) {
-  log::write(log::level::info, "rejected a request from %s: %s (%d), HTTP/2 stream %d", session_.peer_for_log(),
-             reason, status, s.id);
-  metrics::refused(context_.metrics, status);
+  gate().refused(session_, status, reason, s.id);
   exchange::exchange* x = s.x;
   std::string body = std::string(exchange::status_reason(status)) + ": " + reason + "\n";
   x->set_direct(true);
@@ -110,7 +104,7 @@ void protocol::refuse(stream& s, int status, const char* reason) {
   s.app_done = true;
   s.reset_once_answered = !s.body_ended;
   take_output(s);
-  context_.host.request_done(x);
+  gate().host.request_done(x);
 }
 
 // RFC 9113 8.1.1: a malformed request is a stream error (PROTOCOL_ERROR).
@@ -137,7 +131,7 @@ void protocol::reset_for_length(stream& s, const char* longer_or_shorter) {
 void protocol::reset_stream(stream& s, uint32_t code) {
   s.reset = true;
   s.reset_logged = true;
-  metrics::rejected(context_.metrics, metrics::rejection::h2_stream_reset);
+  metrics::rejected(gate().metrics, metrics::rejection::h2_stream_reset);
   nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s.id, code);
 }
 
@@ -192,7 +186,7 @@ void protocol::start_app(stream& s) {
   s.in_app = true;
   s.app_since_ms = session_.now_ms();
   ++in_app_;
-  context_.host.submit(s.x);
+  gate().host.submit(s.x);
 }
 
 // Held streams start, oldest first, as this connection's others finish.
@@ -205,15 +199,13 @@ void protocol::start_held() {
 }
 
 // The health path, a static file, or a 503 while draining with the
-// listeners open: answered here, on this thread, as HTTP/1 does.
+// listeners open: answered here, on this thread (the request gate decides).
 bool protocol::answer_locally(stream& s) {
-  bool draining = context_.draining.load(std::memory_order_relaxed);
-  bool refusing = draining && context_.refusing != nullptr && *context_.refusing;
   exchange::exchange* x = s.x;
-  if (!local::local_routes::answer_before_app(context_.local, *x, draining, refusing)) return false;
+  if (!gate().answer_locally(*x)) return false;
   s.app_done = true;
   take_output(s);
-  context_.host.request_done(x);
+  gate().host.request_done(x);
   return true;
 }
 

@@ -73,7 +73,7 @@ void protocol::on_app_done(exchange::exchange* x) {
     --in_app_;
   }
   take_output(*s);
-  context_.host.request_done(x);
+  gate().host.request_done(x);
   start_held();
   send_due_ = true;
   session_.update();

@@ -21,7 +21,7 @@ bool protocol::offer_switch(stream& s) {
   const exchange::request_head& h = s.x->head();
   if (h.protocol.empty()) return false;
   session::upgrade_verdict v;
-  if (context_.extended_connect) v = context_.host.offer_upgrade(*s.x);
+  if (context_.extended_connect) v = gate().host.offer_upgrade(*s.x);
   if (v.result == session::upgrade_verdict::kind::offered) {
     s.offered = true;  // its app's answer is awaited (check_stalls)
     if (stall_check_ms_ == INT64_MAX) stall_check_ms_ = session_.now_ms() + 1000;
@@ -41,7 +41,7 @@ bool protocol::offer_switch(stream& s) {
 void protocol::switch_stream(stream& s) {
   exchange::exchange* x = s.x;
   s.carrier = std::make_unique<stream_carrier>(*this, s);
-  s.carried = context_.host.switched_on(*s.carrier, *x);
+  s.carried = gate().host.switched_on(*s.carrier, *x);
   if (s.carried == nullptr) {
     s.carrier.reset();
     reset_stream(s, NGHTTP2_CANCEL);

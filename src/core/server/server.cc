@@ -40,20 +40,16 @@ server::server(const server_config& config, std::vector<int> listeners)
       header_scratch_(config.requests.request_limits.max_headers),
       wire_(config.server_header),
       session_context_{loop_, config_.session, *this, shared_input_, &output_spares_},
-      http1_context_{config_.requests, config_.http1, *this, header_scratch_.data(),
-                     draining_,     wire_,       config.local,
-                     &refusing_,    (config.access != nullptr && config.access->times_requests()) ||
-                                        config.metrics != nullptr},
+      gate_{config_.requests, *this, draining_, config.local, &refusing_,
+            (config.access != nullptr && config.access->times_requests()) || config.metrics != nullptr,
+            config_.metrics},
+      http1_context_{gate_, config_.http1, header_scratch_.data(), wire_},
       h2_wire_(config.server_header),
-      h2_context_{config_.http2, config_.requests, *this, draining_, h2_wire_, config.local, &refusing_,
-                  (config.access != nullptr && config.access->times_requests()) || config.metrics != nullptr,
-                  config_.session.write_timeout_ms},
+      h2_context_{gate_, config_.http2, h2_wire_, config_.session.write_timeout_ms},
       ws_wire_(config_.websocket.deflate),
       ws_context_{config_.websocket, *this, inflater_} {
   config_.requests.exchanges.stopping = &draining_;
-  if (http1_context_.timing) metrics::stopwatch::calibrate();
-  http1_context_.metrics = config_.metrics;
-  h2_context_.metrics = config_.metrics;
+  if (gate_.timing) metrics::stopwatch::calibrate();
   h2_context_.extended_connect = config_.websocket.enabled;
   listeners_ = std::vector<listener_watch>(listeners.size());
   for (size_t i = 0; i < listeners.size(); ++i) {

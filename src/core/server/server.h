@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/exchange/exchange.h"
+#include "core/gate/request_gate.h"
 #include "core/http1/encoder.h"
 #include "core/http1/protocol.h"
 #include "core/http2/protocol.h"
@@ -279,6 +280,7 @@ class server final : private loop::io_handler,
   std::vector<http1::header> header_scratch_;
   http1::encoder wire_;
   session::session_context session_context_;
+  gate::request_gate gate_;  // every protocol's requests pass through it
   http1::context http1_context_;
   http2::framing h2_wire_;
   http2::context h2_context_;

@@ -25,8 +25,7 @@ void proxy_preface::start() {
 }
 
 bool proxy_preface::peer_trusted() const {
-  exchange::peer_info peer = s_.peer();
-  return peer.address.empty() ? trust_.trust_unix : trust_.trusted.contains(peer.address);
+  return trust_.trusts(s_.peer().address);
 }
 
 // Peeks at what the socket holds behind the bytes already taken, and takes

@@ -50,7 +50,8 @@ struct test_host final : baton::session::protocol_host, x::exchange_owner, baton
   std::atomic<bool> draining{false};
   h::encoder wire{"baton"};
   baton::session::session_context session_context{loop, session_settings, *this, shared};
-  h::context context{settings, http1_settings, *this, scratch.data(), draining, wire};
+  baton::gate::request_gate gate{settings, *this, draining};
+  h::context context{gate, http1_settings, scratch.data(), wire};
   std::vector<std::unique_ptr<x::exchange>> owned;
   std::vector<x::exchange*> free_list;
   std::vector<x::exchange*> submitted;

@@ -222,7 +222,8 @@ struct test_host final : baton::session::protocol_host,
   std::atomic<bool> draining{false};
   h2::framing wire{"baton"};
   baton::session::session_context session_context{loop, session_settings, *this, shared};
-  h2::context context{config, http, *this, draining, wire};
+  baton::gate::request_gate gate{http, *this, draining};
+  h2::context context{gate, config, wire};
   std::vector<std::unique_ptr<x::exchange>> owned;
   std::vector<x::exchange*> free_list;
   std::vector<x::exchange*> submitted;

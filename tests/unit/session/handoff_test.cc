@@ -69,7 +69,8 @@ struct upgrading_host final : baton::session::protocol_host, x::exchange_owner, 
   std::atomic<bool> draining{false};
   h::encoder wire{""};
   sn::session_context session_context{loop, session_settings, *this, shared};
-  h::context context{settings, http1_settings, *this, scratch.data(), draining, wire};
+  baton::gate::request_gate gate{settings, *this, draining};
+  h::context context{gate, http1_settings, scratch.data(), wire};
   std::vector<std::unique_ptr<x::exchange>> owned;
   std::vector<x::exchange*> submitted;
   echo_protocol* echo = nullptr;
@@ -151,7 +152,8 @@ TEST(Handoff, AnUpgradeTheHostRefusesClosesTheConnectionAfterThe101) {
     std::atomic<bool> draining{false};
     h::encoder wire{""};
     sn::session_context session_context{loop, session_settings, *this, shared};
-    h::context context{settings, http1_settings, *this, scratch.data(), draining, wire};
+    baton::gate::request_gate gate{settings, *this, draining};
+    h::context context{gate, http1_settings, scratch.data(), wire};
     std::vector<std::unique_ptr<x::exchange>> owned;
     x::exchange* submitted = nullptr;
     x::exchange* new_exchange() override {

@@ -48,7 +48,8 @@ struct ws_host final : baton::session::protocol_host, x::exchange_owner, sn::ses
   ws::wire wire_for_messages{config.deflate};
   ws::inflater inflate;
   sn::session_context session_context{loop, session_settings, *this, shared};
-  h::context context{settings, http1_settings, *this, scratch.data(), draining, wire};
+  baton::gate::request_gate gate{settings, *this, draining};
+  h::context context{gate, http1_settings, scratch.data(), wire};
   ws::context ws_context{config, *this, inflate};
   std::vector<std::unique_ptr<x::exchange>> owned;
   std::vector<x::exchange*> submitted;

@@ -1,0 +1,80 @@
+// The request gate: what every protocol does with a request apart from its
+// wire format, in one place, so a protocol repeats none of it and a new
+// one gets all of it. A protocol asks it
+//   - once a connection, whether the peer is a proxy whose forwarding
+//     headers count (forwarding_for);
+//   - for each request, before the app, whether the core answers it here:
+//     the health path, a static file, or 503 while draining with the
+//     listeners open (answer_locally);
+//   - to stamp the request's start when the server times requests (stamp);
+//   - to log and count a request refused without the app (refused), and
+//     one given up on past the app timeout (app_overran).
+// (The result of a read, which every protocol also sorts, is one step
+// lower: session::received, as the session itself needs it.)
+//
+// One gate a loop, owned by the server, read by the protocols of that
+// loop's sessions. Loop thread only; nothing here allocates or dispatches
+// virtually, and the per-request calls are inline.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "core/exchange/exchange.h"
+#include "core/exchange/forwarded.h"
+#include "core/local/local_routes.h"
+#include "core/metrics/record.h"
+#include "core/metrics/stopwatch.h"
+#include "core/session/protocol_host.h"
+#include "core/session/session.h"
+
+namespace baton::gate {
+
+struct request_gate {
+  const session::http_settings& http;  // timeouts, request limits, exchange settings, proxy
+  session::protocol_host& host;
+  std::atomic<bool>& draining;
+  const local::local_routes* local = nullptr;  // health path and static files, answered without the app
+  const bool* refusing = nullptr;  // draining with the listeners open: new requests get 503
+  bool timing = false;             // exchanges record when they started (the access log, the metrics)
+  metrics::thread_block* metrics = nullptr;  // this loop's counts (null: metrics off)
+
+  bool is_draining() const { return draining.load(std::memory_order_relaxed); }
+
+  // Whether the peer of `s` is a proxy whose forwarding headers
+  // (X-Forwarded-For and the like) count: false too when they are off.
+  // Asked once a connection, as its protocol starts: a PROXY header, read
+  // before any request, has named the peer by then.
+  bool trusts_peer(const session::session& s) const;
+  // What a request's exchange reads forwarding headers under: the proxy
+  // settings when its peer is trusted, else nothing.
+  const exchange::proxy_settings* forwarding(bool peer_trusted) const { return peer_trusted ? &http.proxy : nullptr; }
+
+  // Answers `x` here, without the app, when the core does: true when it
+  // did (its response is queued on `x`; the protocol sends it and lets the
+  // host know the request is done).
+  bool answer_locally(exchange::exchange& x) const {
+    bool now_draining = is_draining();
+    bool now_refusing = now_draining && refusing != nullptr && *refusing;
+    return local::local_routes::answer_before_app(local, x, now_draining, now_refusing);
+  }
+
+  // When the server times requests, `x` starts its clock now.
+  void stamp(exchange::exchange& x) const {
+    if (timing) x.links.started = metrics::stopwatch::now();
+  }
+
+  // A request refused without the app (`status`, for `reason`): its log
+  // line, naming the client (and the HTTP/2 stream, when not 0), and its
+  // count. The protocol sends the answer in its own wire format.
+  void refused(const session::session& s, int status, const char* reason, int32_t http2_stream = 0) const;
+
+  // A request `h` inside the app past the app timeout: its log line,
+  // naming the request and the client (and the HTTP/2 stream, when not 0),
+  // and what becomes of it (`outcome`: "answering 504", or the close or
+  // reset when its answer had begun).
+  void app_overran(const session::session& s, const exchange::request_head& h, int32_t http2_stream,
+                   const char* outcome) const;
+};
+
+}  // namespace baton::gate
