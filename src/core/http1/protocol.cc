@@ -171,12 +171,12 @@ void protocol::process(byte_buffer& input_buffer) {
     }
     if (!current_.body_done) feed_body(*input);
     if (current_.x == nullptr || session_.closed()) continue;  // refused, or closed meanwhile
-    if (!current_.dispatched) {
+    if (current_.app == app_phase::before) {
       if (!ready_to_dispatch()) break;
       dispatch(input);
       if (session_.closed()) break;
     }
-    if (!current_.app_done) break;  // the app is running; its done notice resumes us
+    if (current_.app != app_phase::done) break;  // the app is running; its done notice resumes us
     finish_exchange();
   }
   in_process_ = false;
@@ -317,8 +317,7 @@ bool protocol::answer_locally() {
   if (!gate().answer_locally(*current_.x)) return false;
   if (!current_.body_done) close_after_flush_ = true;
   current_.body_done = true;
-  current_.dispatched = true;
-  current_.app_done = true;
+  current_.app = app_phase::done;
   take_output(false);
   return true;
 }
@@ -383,13 +382,13 @@ void protocol::body_failed(int status, const char* reason) {
   log::write(log::level::info, "request body from %s: %s (%d)", session_.peer_for_log(), reason, status);
   current_.body_done = true;
   close_after_flush_ = true;
-  if (current_.dispatched) metrics::refused(gate().metrics, status);  // (reject() counts the others)
-  if (!current_.dispatched) {
+  if (current_.app == app_phase::before) {
     current_.detach()->release();
     state_ = state::reading;
-    reject(status, reason);
+    reject(status, reason);  // counted there
     return;
   }
+  metrics::refused(gate().metrics, status);
   current_.x->deliver_body_error(status);
 }
 
@@ -445,7 +444,7 @@ void protocol::dispatch(byte_buffer*& input) {
   // An inline app may run loop passes while it waits; the shared buffer
   // must be free for them, so what is left moves to the session's own first.
   session_.keep_unread(input);
-  current_.dispatched = true;
+  current_.app = app_phase::inside;
   current_.dispatch_ms = session_.now_ms();
   gate().host.submit(current_.x);
 }
@@ -479,7 +478,7 @@ void protocol::on_exchange_news(exchange::exchange* x) {
 void protocol::on_app_done(exchange::exchange* x) {
   if (x != current_.x || session_.closed()) return;
   take_output(false);
-  current_.app_done = true;
+  current_.app = app_phase::done;
   if (!in_process_) advance();
 }
 
@@ -536,7 +535,7 @@ void protocol::finish_exchange() {
 // Continues after the app finished or the socket drained: the next
 // pipelined request, then the output.
 void protocol::advance() {
-  if (current_.x != nullptr && current_.app_done) finish_exchange();
+  if (current_.x != nullptr && current_.app == app_phase::done) finish_exchange();
   if (session_.closed()) return;
   process(session_.input());
   session_.update();
@@ -625,7 +624,7 @@ protocol::plan protocol::current_plan() const {
         p.read = !close_after_flush_ && session_.input().size() < s.read_ahead;
         // An offered switch (a WebSocket opening) waits for its app's
         // accept (or refusal) this long.
-        if (current_.x->upgrade().websocket() && current_.dispatched && !current_.response_started) {
+        if (current_.x->upgrade().websocket() && current_.app != app_phase::before && !current_.response_started) {
           int timeout = gate().host.upgrade_answer_timeout_ms();
           if (timeout > 0) p.deadline = current_.dispatch_ms + timeout;
         }
@@ -665,11 +664,11 @@ void protocol::on_deadline() {
 // --- lifetime ----------------------------------------------------------------
 
 int64_t protocol::in_app_since() const {
-  return current_.x != nullptr && current_.dispatched && !current_.app_done ? current_.dispatch_ms : -1;
+  return current_.x != nullptr && current_.app == app_phase::inside ? current_.dispatch_ms : -1;
 }
 
 void protocol::abandon_app(int64_t) {
-  if (current_.x == nullptr || !current_.dispatched || current_.app_done) return;
+  if (current_.x == nullptr || current_.app != app_phase::inside) return;
   const exchange::request_head& h = current_.x->head();
   gate().app_overran(session_, h, 0, current_.response_started ? "closing the connection" : "answering 504");
   if (current_.response_started) {

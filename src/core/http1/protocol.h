@@ -91,11 +91,17 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
  private:
   enum class state : uint8_t { reading, active };
 
+  // Where a request stands with its app; it only moves forward.
+  enum class app_phase : uint8_t {
+    before,  // not handed to the app yet (its body may be being read)
+    inside,  // submitted: the app runs it
+    done,    // its app side finished and its output was taken, or it was answered here without one
+  };
+
   // The request in flight: its exchange, where its app stands, and its body.
   struct request_state {
     exchange::exchange* x = nullptr;  // one reference
-    bool dispatched = false;          // x has been submitted to the app
-    bool app_done = false;            // x's app side finished and its output was taken
+    app_phase app = app_phase::before;
     bool continue_sent = false;
     bool response_started = false;    // some of x's response (past any interim one) went to the output
     bool body_done = true;
