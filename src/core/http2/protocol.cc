@@ -130,7 +130,7 @@ bool protocol::start_upgraded_stream() {
   stream* s = open_stream(1);
   highest_stream_id_ = 1;
   for (const auto& [name, value] : u->fields) add_field(*s, name, value);
-  s->headers_done = true;
+  s->phase = stream_phase::ready;
   start_stream(*s, true);
   return true;
 }
@@ -259,7 +259,7 @@ int protocol::header(const nghttp2_frame* frame, std::string_view name, std::str
 }
 
 void protocol::add_field(stream& s, std::string_view name, std::string_view value) {
-  if (!s.headers_done) s.head.add(name, value, head_limits_);  // trailers are not passed on
+  if (s.phase == stream_phase::head) s.head.add(name, value, head_limits_);  // trailers are not passed on
 }
 
 int protocol::frame_received(const nghttp2_frame* frame) {
@@ -268,8 +268,8 @@ int protocol::frame_received(const nghttp2_frame* frame) {
       stream* s = find(frame->hd.stream_id);
       if (s == nullptr) break;
       bool ends = (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
-      if (!s->headers_done && frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
-        s->headers_done = true;
+      if (s->phase == stream_phase::head && frame->headers.cat == NGHTTP2_HCAT_REQUEST) {
+        s->phase = stream_phase::ready;
         start_stream(*s, ends);
       } else if (ends) {
         end_body(*s);  // after trailers
@@ -361,7 +361,7 @@ void protocol::log_library_reset(int32_t id) {
   s->reset = true;
   metrics::rejected(gate().metrics, metrics::rejection::h2_stream_reset);
   char what[96];
-  if (!s->headers_done) {
+  if (s->phase == stream_phase::head) {
     std::snprintf(what, sizeof what, "its header block");
   } else if (s->content_length() >= 0 && !s->body_ended) {
     std::snprintf(what, sizeof what, "its body against its content-length of %lld",
@@ -382,12 +382,12 @@ int protocol::stream_closed(int32_t id, uint32_t error_code) {
   // connection's until the app returns, as on HTTP/1, so its access log
   // line and metrics come then and a failure it logs is not taken for a
   // client that left.
-  if (s->x != nullptr && !s->app_done && !s->reset && s->head_sent && s->body_ended && error_code == NGHTTP2_NO_ERROR &&
-      (s->whole || s->x->response_head().no_body)) {
+  if (s->x != nullptr && s->phase != stream_phase::done && !s->reset && s->head_sent && s->body_ended &&
+      error_code == NGHTTP2_NO_ERROR && (s->whole || s->x->response_head().no_body)) {
     s->lingering = true;
     return 0;
   }
-  bool freed_app_slot = s->in_app;
+  bool freed_app_slot = s->phase == stream_phase::inside;
   free_stream(s);
   if (stream_count_ == 0) idle_since_ms_ = session_.now_ms();
   // A slot freed by a reset of ours (a timeout) while sending: held streams
@@ -398,7 +398,7 @@ int protocol::stream_closed(int32_t id, uint32_t error_code) {
 }
 
 void protocol::free_stream(stream* s) {
-  if (s->in_app) --in_app_;  // the held ones start after this read (dispatch_ready)
+  if (s->phase == stream_phase::inside) --in_app_;  // the held ones start after this read (dispatch_ready)
   if (s->carried != nullptr) {
     s->carried->on_close();  // the switched protocol lets go of its app first
     s->carried.reset();
@@ -408,7 +408,7 @@ void protocol::free_stream(stream* s) {
   if (exchange::exchange* x = s->x) {
     s->x = nullptr;
     x->links.sink = nullptr;
-    if (!s->app_done) x->cancel();  // the client reset it, or the connection went
+    if (s->phase != stream_phase::done) x->cancel();  // the client reset it, or the connection went
     x->release();
   }
   if (s->prev != nullptr) s->prev->next = s->next;
@@ -476,7 +476,7 @@ void protocol::check_stalls() {
   bool connection_blocked = nghttp2_session_get_remote_window_size(h2_) <= 0;
   for (stream* s = streams_; s != nullptr;) {
     stream* next = s->next;
-    bool waiting = s->head_sent && !s->reset && (!s->pending.empty() || (!s->app_done && s->carried == nullptr));
+    bool waiting = s->head_sent && !s->reset && (!s->pending.empty() || (s->phase != stream_phase::done && s->carried == nullptr));
     bool blocked = waiting && !s->pending.empty() &&
                    (connection_blocked || nghttp2_session_get_stream_remote_window_size(h2_, s->id) <= 0);
     if (!blocked) {
@@ -523,7 +523,7 @@ void protocol::check_stalls() {
 int64_t protocol::in_app_since() const {
   int64_t since = -1;
   for (const stream* s = streams_; s != nullptr; s = s->next) {
-    if (s->in_app && (since < 0 || s->app_since_ms < since)) since = s->app_since_ms;
+    if (s->phase == stream_phase::inside && (since < 0 || s->app_since_ms < since)) since = s->app_since_ms;
   }
   return since;
 }
@@ -534,7 +534,7 @@ int64_t protocol::in_app_since() const {
 void protocol::abandon_app(int64_t entered_before_ms) {
   if (h2_ == nullptr) return;
   for (stream* s = streams_; s != nullptr; s = s->next) {
-    if (!s->in_app || s->app_since_ms >= entered_before_ms) continue;
+    if (s->phase != stream_phase::inside || s->app_since_ms >= entered_before_ms) continue;
     gate().app_overran(session_, s->x->head(), s->id, s->head_sent ? "resetting the stream" : "answering 504");
     give_up_on_app(*s);
   }
@@ -545,8 +545,8 @@ void protocol::abandon_app(int64_t entered_before_ms) {
 // A 504 if nothing of the stream's answer went out, else a reset; what its
 // app side writes from now on is dropped.
 void protocol::give_up_on_app(stream& s) {
-  if (s.in_app) {
-    s.in_app = false;
+  if (s.phase == stream_phase::inside) {
+    s.phase = stream_phase::released;
     --in_app_;
   }
   bool head_sent = s.head_sent;

@@ -100,8 +100,7 @@ void protocol::refuse(stream& s, int status, const char* reason) {
   std::string body = std::string(exchange::status_reason(status)) + ": " + reason + "\n";
   x->set_direct(true);
   x->answer(status, "text/plain; charset=utf-8", body);
-  s.dispatched = true;
-  s.app_done = true;
+  s.phase = stream_phase::done;
   s.reset_once_answered = !s.body_ended;
   take_output(s);
   gate().host.request_done(x);
@@ -171,8 +170,8 @@ void protocol::dispatch_ready() {
   ids.swap(ready_);
   for (int32_t id : ids) {
     stream* s = find(id);
-    if (s == nullptr || s->reset || s->dispatched || s->x == nullptr || session_.closed()) continue;
-    s->dispatched = true;
+    if (s == nullptr || s->reset || s->phase != stream_phase::ready || s->x == nullptr || session_.closed()) continue;
+    s->phase = stream_phase::held;
     if (offer_switch(*s) || answer_locally(*s)) continue;
     if (at_app_limit() || !held_.empty()) {
       held_.push_back(id);
@@ -183,7 +182,7 @@ void protocol::dispatch_ready() {
 }
 
 void protocol::start_app(stream& s) {
-  s.in_app = true;
+  s.phase = stream_phase::inside;
   s.app_since_ms = session_.now_ms();
   ++in_app_;
   gate().host.submit(s.x);
@@ -203,7 +202,7 @@ void protocol::start_held() {
 bool protocol::answer_locally(stream& s) {
   exchange::exchange* x = s.x;
   if (!gate().answer_locally(*x)) return false;
-  s.app_done = true;
+  s.phase = stream_phase::done;
   take_output(s);
   gate().host.request_done(x);
   return true;

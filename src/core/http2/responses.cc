@@ -47,8 +47,9 @@ void protocol::on_app_done(exchange::exchange* x) {
   if (s->lingering) {
     // Its answer is all out and HTTP/2 has closed the stream: what was
     // left is the app's return.
-    s->app_done = true;
-    context_.host.request_done(x);
+    if (s->phase == stream_phase::inside) --in_app_;
+    s->phase = stream_phase::done;
+    gate().host.request_done(x);
     free_stream(s);
     if (stream_count_ == 0) idle_since_ms_ = session_.now_ms();
     start_held();
@@ -67,11 +68,8 @@ void protocol::on_app_done(exchange::exchange* x) {
       return;
     }
   }
-  s->app_done = true;
-  if (s->in_app) {
-    s->in_app = false;
-    --in_app_;
-  }
+  if (s->phase == stream_phase::inside) --in_app_;
+  s->phase = stream_phase::done;
   take_output(*s);
   gate().host.request_done(x);
   start_held();
@@ -170,7 +168,7 @@ ssize_t protocol::read_body(int32_t id, size_t length, uint32_t* flags) {
   // The end of the stream goes with the last DATA once the response is
   // whole, not in an empty frame of its own when the app returns (a proxy
   // may hold the response until it sees the end).
-  if (n == queued && (s->app_done || s->whole)) {
+  if (n == queued && (s->phase == stream_phase::done || s->whole)) {
     if (s->x->close_after()) {
       // The app failed after its head went out (or sent less than its
       // Content-Length): the client must see the response incomplete.

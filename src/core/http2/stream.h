@@ -12,16 +12,25 @@
 
 namespace baton::http2 {
 
+// Where a stream's request stands; it only moves down this list, though
+// it may skip steps (a refusal goes from ready to done).
+enum class stream_phase : uint8_t {
+  head,      // its header block is being decoded
+  ready,     // the head is complete: it goes to the app after this read
+  held,      // dispatched: waiting for one of the connection's slots in the app
+  inside,    // its app runs it (counted in in_app_)
+  released,  // its app still runs it but it left the count: given up on (the
+             // app timeout), or carrying a switched protocol
+  done,      // its app finished, or it was answered here without one
+};
+
 // One stream: its request head as it is decoded, then its exchange.
 struct protocol::stream {
   int32_t id = 0;
   exchange::exchange* x = nullptr;  // one reference, once the head is complete
   request_head head;                // as decoded; its storage freed once the exchange has its copy
-  bool headers_done = false;
+  stream_phase phase = stream_phase::head;
   bool body_ended = false;
-  bool dispatched = false;
-  bool in_app = false;  // counted in in_app_
-  bool app_done = false;
   bool head_sent = false;     // the response's HEADERS are submitted
   bool whole = false;         // the app side finished the response: `pending` holds the rest of it
   // Closed for HTTP/2 (its END_STREAM went with the answer whole) while its
@@ -37,7 +46,7 @@ struct protocol::stream {
   uint64_t delivered = 0;     // body bytes given to the exchange
   uint64_t given_back = 0;    // of them, window given back to the client
   int64_t stalled_since_ms = 0;
-  int64_t app_since_ms = 0;    // when it entered the app (in_app)
+  int64_t app_since_ms = 0;    // when it entered the app (inside)
   int64_t body_clock_ms = 0;   // the body's time is counted up to here
   int64_t body_waited_ms = 0;  // time its body was awaited with the client free to send
   // After an extended CONNECT's 200 (RFC 8441): the protocol the stream

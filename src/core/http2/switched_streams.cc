@@ -49,8 +49,8 @@ void protocol::switch_stream(stream& s) {
   }
   ++switched_count_;
   s.body_ended = true;  // no body clock: the bytes that follow are the protocol's
-  if (s.in_app) {
-    s.in_app = false;
+  if (s.phase == stream_phase::inside) {
+    s.phase = stream_phase::released;
     --in_app_;
     start_held();
   }
