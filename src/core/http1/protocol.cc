@@ -663,10 +663,6 @@ void protocol::on_deadline() {
 
 // --- lifetime ----------------------------------------------------------------
 
-int64_t protocol::in_app_since() const {
-  return current_.x != nullptr && current_.app == app_phase::inside ? current_.dispatch_ms : -1;
-}
-
 void protocol::abandon_app(int64_t) {
   if (current_.x == nullptr || current_.app != app_phase::inside) return;
   const exchange::request_head& h = current_.x->head();

@@ -64,8 +64,6 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
  public:
   protocol(context& ctx, session::session& s);
   ~protocol() override;
-  protocol(const protocol&) = delete;
-  protocol& operator=(const protocol&) = delete;
 
   // session::protocol
   void start() override;
@@ -76,7 +74,9 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   void drain() override;
   void on_close() override;
   size_t release_idle_memory() override;
-  int64_t in_app_since() const override;
+  int64_t in_app_since() const override {
+    return current_.x != nullptr && current_.app == app_phase::inside ? current_.dispatch_ms : -1;
+  }
   // Gives up on the current request's app (it overran the app timeout):
   // the client gets 504 if nothing of the answer went out, else the
   // connection closes; the app side's writes go nowhere from now on. One

@@ -63,8 +63,6 @@ protocol::protocol(context& ctx, session::session& s)
   reset_tokens_.tokens = context_.config.reset_burst;
 }
 
-protocol::~protocol() { on_close(); }
-
 void protocol::start() {
   idle_since_ms_ = session_.now_ms();
   control_tokens_.at_ms = reset_tokens_.at_ms = idle_since_ms_;

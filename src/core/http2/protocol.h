@@ -96,14 +96,15 @@ struct context {
 class protocol final : public session::protocol, public exchange::exchange_sink {
  public:
   protocol(context& ctx, session::session& s);
-  ~protocol() override;
-  protocol(const protocol&) = delete;
-  protocol& operator=(const protocol&) = delete;
+  ~protocol() override { on_close(); }
 
   // session::protocol
   void start() override;
   void on_readable() override;
-  void on_writable() override;
+  void on_writable() override {
+    session_.flush();
+    send();
+  }
   void on_deadline() override;
   plan current_plan() const override;
   void drain() override;

@@ -276,9 +276,4 @@ void protocol::finish_if_done() {
   if (done && nghttp2_session_want_write(h2_) == 0) session_.start_lingering();
 }
 
-void protocol::on_writable() {
-  session_.flush();
-  send();
-}
-
 }  // namespace baton::http2

@@ -70,6 +70,10 @@ struct session_context {
 // session on the loop thread, and after each the session applies plan().
 class protocol {
  public:
+  protocol() = default;
+  // A protocol is one connection's: it is never copied.
+  protocol(const protocol&) = delete;
+  protocol& operator=(const protocol&) = delete;
   virtual ~protocol() = default;
   // The session is this protocol's from now on (after accept, or a handoff
   // with the bytes already read waiting in the session's input()).

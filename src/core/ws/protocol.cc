@@ -53,26 +53,9 @@ void protocol::on_readable() {
   session_.update();
 }
 
-void protocol::on_writable() { endpoint_.flush(); }
-
 void protocol::finish() {
   if (!session_.write_blocked()) session_.start_lingering();
 }
-
-protocol::plan protocol::current_plan() const {
-  plan p;
-  p.read = endpoint_.wants_input();
-  p.deadline = endpoint_.deadline();
-  return p;
-}
-
-void protocol::on_deadline() { endpoint_.on_deadline(); }
-
-void protocol::drain() { endpoint_.drain(); }
-
-void protocol::on_close() { endpoint_.on_close(); }
-
-size_t protocol::release_idle_memory() { return endpoint_.release_idle_memory(); }
 
 // --- the app's frames ---------------------------------------------------------------
 

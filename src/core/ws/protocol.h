@@ -21,18 +21,16 @@ class protocol final : public session::protocol, public session::byte_stream {
  public:
   // Takes a reference to `x` (its app has switched to this protocol).
   protocol(context& ctx, session::session& s, exchange::exchange& x);
-  protocol(const protocol&) = delete;
-  protocol& operator=(const protocol&) = delete;
 
-  // session::protocol
+  // session::protocol: the carrier's reads and writes; the rest is the endpoint's.
   void start() override;
   void on_readable() override;
-  void on_writable() override;
-  void on_deadline() override;
-  plan current_plan() const override;
-  void drain() override;
-  void on_close() override;
-  size_t release_idle_memory() override;
+  void on_writable() override { endpoint_.flush(); }
+  void on_deadline() override { endpoint_.on_deadline(); }
+  plan current_plan() const override { return {endpoint_.wants_input(), endpoint_.deadline()}; }
+  void drain() override { endpoint_.drain(); }
+  void on_close() override { endpoint_.on_close(); }
+  size_t release_idle_memory() override { return endpoint_.release_idle_memory(); }
 
   // session::byte_stream
   net::output_queue& output() override { return session_.output(); }
