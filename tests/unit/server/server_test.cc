@@ -626,12 +626,13 @@ TEST(ServerWithPool, AGracefulStopAnswersTheRequestInFlightFirst) {
   ::close(fd);
 }
 
-// The graceful timeout closes everything while requests still wait in the
-// server's queue: they never reach the app, and leave the counts of those in
-// the app and waiting (the in-flight and pool-queue gauges, which a server
-// reloaded in this process goes on counting into) as a cancelled one does.
-// What stays counted is what the pool still holds.
-TEST(ServerWithPool, RequestsStillQueuedWhenTheDrainEndsLeaveTheGauges) {
+// Everything closes while requests still wait in the server's queue (the
+// graceful timeout ends the drain, or an immediate stop skips it): they never
+// reach the app, and leave the counts of those in the app and waiting (the
+// in-flight and pool-queue gauges, which a server reloaded in this process
+// goes on counting into) as a cancelled one does. What stays counted is what
+// the pool still holds, until its done notices come in: then every count is 0.
+void queued_requests_leave_the_gauges_when_everything_closes(bool immediate) {
   baton::metrics::thread_block block{};
   baton::metrics::worker_slot slot{};
   srv::server_config config;
@@ -661,16 +662,33 @@ TEST(ServerWithPool, RequestsStillQueuedWhenTheDrainEndsLeaveTheGauges) {
   ASSERT_GE(in_server_queue, 1);
   EXPECT_EQ(slot.pool_queue.load(), in_server_queue);
   EXPECT_EQ(block.in_flight.load(), 6);
-  srv.server->request_shutdown();
-  srv.loop_thread.join();  // the graceful timeout closed what was left
+  srv.server->request_shutdown(immediate);
+  srv.loop_thread.join();  // the graceful timeout (or the immediate stop) closed what was left
+  EXPECT_EQ(srv.server->queued_requests(), 0u);
   EXPECT_EQ(srv.server->requests_in_app(), static_cast<uint32_t>(6 - in_server_queue));
   EXPECT_EQ(block.in_flight.load(), 6 - in_server_queue);
   EXPECT_EQ(slot.pool_queue.load(), 0);
+  // The pool finishes what it holds (its clients are gone) and its done
+  // notices wait in the loop's inbox: one pass on this thread takes them.
   srv.app.release_hold = true;
   srv.pool->stop_and_join();
   srv.server->set_dispatcher(nullptr);
+  srv.server->run_posted_pass();
+  EXPECT_EQ(srv.server->requests_in_app(), 0u);
+  EXPECT_EQ(block.in_flight.load(), 0);
+  EXPECT_EQ(slot.pool_queue.load(), 0);
   srv.server.reset();
+  EXPECT_EQ(block.in_flight.load(), 0);
+  EXPECT_EQ(slot.pool_queue.load(), 0);
   for (int fd : clients) ::close(fd);
+}
+
+TEST(ServerWithPool, RequestsStillQueuedWhenTheDrainEndsLeaveTheGauges) {
+  queued_requests_leave_the_gauges_when_everything_closes(false);
+}
+
+TEST(ServerWithPool, RequestsStillQueuedAtAnImmediateStopLeaveTheGauges) {
+  queued_requests_leave_the_gauges_when_everything_closes(true);
 }
 
 // A worker whose master died is handed to init, and the death signal may
