@@ -1,19 +1,11 @@
 #include "core/server/server.h"
 
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <malloc.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <ctime>
-#include <cstring>
-#include <exception>
 
 #include "core/loop/thread_contract.h"
 #include "core/metrics/stopwatch.h"
@@ -21,9 +13,6 @@
 
 namespace baton::server {
 namespace {
-constexpr int accept_pause_ms = 100;
-// Connections one wake accepts from a listening socket several loops share.
-constexpr int shared_accepts_per_wake = 4;
 constexpr int trim_interval_ms = 1000;
 // How long the loop polls its inbox before parking while pool jobs run: a
 // few jobs' worth of a fast view, so at full load completions are taken
@@ -39,7 +28,7 @@ server::server(const server_config& config, std::vector<int> listeners)
     : config_(config),
       header_scratch_(config.requests.request_limits.max_headers),
       wire_(config.server_header),
-      session_context_{loop_, config_.session, *this, shared_input_, &output_spares_},
+      sessions_(loop_, config_.session, shared_input_, &output_spares_, config.metrics),
       gate_{config_.requests, *this, draining_, config.local, &refusing_,
             (config.access != nullptr && config.access->times_requests()) || config.metrics != nullptr,
             config_.metrics},
@@ -47,17 +36,12 @@ server::server(const server_config& config, std::vector<int> listeners)
       h2_wire_(config.server_header),
       h2_context_{gate_, config_.http2, h2_wire_, config_.session.write_timeout_ms},
       ws_wire_(config_.websocket.deflate),
-      ws_context_{config_.websocket, *this, inflater_} {
+      ws_context_{config_.websocket, *this, inflater_},
+      succession_(config_, http1_context_, h2_context_, ws_context_, ws_wire_),
+      listeners_(config_, loop_, sessions_, succession_, listeners) {
   config_.requests.exchanges.stopping = &draining_;
   if (gate_.timing) metrics::stopwatch::calibrate();
   h2_context_.extended_connect = config_.websocket.enabled;
-  listeners_ = std::vector<listener_watch>(listeners.size());
-  for (size_t i = 0; i < listeners.size(); ++i) {
-    int fd = listeners[i];
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-    listeners_[i].owner = this;
-    listeners_[i].fd = fd;
-  }
   drain_deadline_.owner = this;
   idle_trim_.owner = this;
   watch_.owner = this;
@@ -86,9 +70,7 @@ server::~server() {
   watchdog_.reset();
   close_all();
   reap();
-  for (listener_watch& l : listeners_) {
-    if (l.fd >= 0) ::close(l.fd);
-  }
+  listeners_.close_all();
   // Notices posted after the last pass (app sides that finished late) hold
   // references: take them so every exchange comes back before it is freed.
   loop_.run_once(0);
@@ -115,7 +97,7 @@ void server::start() {
   // embedding program owns the signals and passes them on (deliver_signal).
   signals_ = std::make_unique<loop_signals>(loop_.wake_fd(), &draining_, config_.retire_signal, config_.handle_signals);
   if (watchdog_) signals_->watch_with(*watchdog_);
-  for (listener_watch& l : listeners_) watch_listener(l);
+  listeners_.watch_all();
   loop_.arm(trim_timer_, loop_.now_ms() + trim_interval_ms);
   if (config_.heartbeat != nullptr || config_.app_timeout_ms > 0 || config_.parent_pid > 0) watch_.on_timer();
 }
@@ -220,21 +202,12 @@ void server::begin_drain(bool retire) {
   // over, so their clients reconnect; with 1001 (going away) on a stop.
   ws_context_.drain_code = retire ? ws::close_code::service_restart : ws::close_code::going_away;
   ws_context_.drain_begun = true;
-  if (retire && config_.catch_hangup && stop_reason_ == stop_reason::hangup) {
-    // Reloading in place: the sockets outlive this server (take_listeners).
-    for (listener_watch& l : listeners_) {
-      if (l.fd < 0) continue;
-      if (!l.paused) loop_.remove(l.fd);
-      loop_.disarm(l.retry);
-      l.paused = true;
-      kept_listeners_.push_back(l.fd);
-      l.fd = -1;
-    }
-  }
+  // Reloading in place: the sockets outlive this server (take_listeners).
+  if (retire && config_.catch_hangup && stop_reason_ == stop_reason::hangup) listeners_.keep_for_reload();
   begin_shutdown();
 }
 
-std::vector<int> server::take_listeners() { return std::move(kept_listeners_); }
+std::vector<int> server::take_listeners() { return listeners_.take_kept(); }
 
 void server::retire(stop_reason why) {
   if (shutting_down_) return;
@@ -260,29 +233,28 @@ void server::request_done(exchange::exchange* x) {
 
 // An HTTP/1.1 request with an Upgrade field: a WebSocket opening, when the
 // app serves them.
-session::upgrade_verdict server::offer_upgrade(exchange::exchange& x) {
-  if (!config_.websocket.enabled) return {};
-  return ws::offer_opening(x, config_.websocket, ws_wire_);
-}
+session::upgrade_verdict server::offer_upgrade(exchange::exchange& x) { return succession_.offer_upgrade(x); }
 
-int server::upgrade_answer_timeout_ms() const {
-  return config_.websocket.enabled ? config_.websocket.handshake_timeout_ms : 0;
-}
+int server::upgrade_answer_timeout_ms() const { return succession_.upgrade_answer_timeout_ms(); }
 
-// A 101 the app finished for a WebSocket: the session goes on as one.
 std::unique_ptr<session::protocol> server::upgrade(session::session& s, exchange::exchange& x) {
-  if (!x.upgrade().websocket() || !x.switched()) return nullptr;
-  count_websocket_open(x);
-  return std::make_unique<ws::protocol>(ws_context_, s, x);
+  std::unique_ptr<session::protocol> next = succession_.upgrade(s, x);
+  if (next != nullptr) count_websocket_open(x);
+  return next;
 }
 
-// An extended CONNECT's 200 the app finished for a WebSocket (RFC 8441):
-// its HTTP/2 stream goes on as one.
 std::unique_ptr<session::switched_protocol> server::switched_on(session::byte_stream& carrier,
                                                                 exchange::exchange& x) {
-  if (!x.upgrade().websocket() || !x.switched()) return nullptr;
-  count_websocket_open(x);
-  return std::make_unique<ws::endpoint>(ws_context_, carrier, x);
+  std::unique_ptr<session::switched_protocol> next = succession_.switched_on(carrier, x);
+  if (next != nullptr) count_websocket_open(x);
+  return next;
+}
+
+std::unique_ptr<session::protocol> server::http2_for(session::session& s) { return succession_.http2_for(s); }
+
+std::unique_ptr<session::protocol> server::http2_upgrade(session::session& s, std::string_view settings,
+                                                        const exchange::request_head& h) {
+  return succession_.http2_upgrade(s, settings, h);
 }
 
 void server::count_websocket_open(const exchange::exchange& x) {
@@ -356,149 +328,12 @@ void server::watch::on_timer() {
   const server_config& config = owner->config_;
   if (config.heartbeat != nullptr) config.heartbeat->store(now, std::memory_order_relaxed);
   if (config.parent_pid > 0 && ::getppid() != config.parent_pid) owner->outlived_master();
-  if (config.app_timeout_ms > 0) {
-    bool abandoned = false;
-    for (session::session* c = owner->live_; c != nullptr;) {
-      session::session* next = c->next;
-      int64_t since = c->in_app_since();
-      if (since >= 0 && now - since >= config.app_timeout_ms) {
-        c->abandon_app(now - config.app_timeout_ms + 1);
-        abandoned = true;
-      }
-      c = next;
-    }
-    if (abandoned) owner->retire(stop_reason::app_timeout);
+  if (config.app_timeout_ms > 0 && owner->sessions_.abandon_overdue(now, config.app_timeout_ms)) {
+    owner->retire(stop_reason::app_timeout);
   }
   int interval = config.heartbeat_interval_ms;
   if (config.app_timeout_ms > 0 && config.app_timeout_ms / 4 < interval) interval = std::max(config.app_timeout_ms / 4, 10);
   loop.arm(owner->watch_timer_, now + interval);
-}
-
-// --- accepting ----------------------------------------------------------------
-
-void server::listener_watch::on_io(uint32_t) { owner->accept_from(*this); }
-
-void server::listener_watch::on_timer() {
-  if (fd < 0 || !paused || owner->accept_paused_for_queue_) return;
-  paused = false;
-  owner->watch_listener(*this);
-}
-
-void server::accept_from(listener_watch& l) {
-  // Sharing the socket with other loops, a wake takes a few: a burst then
-  // spreads over the loops rather than landing on whichever woke first.
-  int most = config_.shared_listeners ? shared_accepts_per_wake : config_.max_accepts_per_wake;
-  for (int i = 0; i < most && !l.paused; ++i) {
-    sockaddr_storage peer{};
-    socklen_t peer_length = sizeof peer;
-    int fd = ::accept4(l.fd, reinterpret_cast<sockaddr*>(&peer), &peer_length, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) {
-      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED) return;
-      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-        // Out of descriptors: stop accepting for a moment instead of
-        // spinning on a listener that stays readable.
-        log::write(log::level::warning, "accept failed (%s); pausing accepts for %d ms", strerrordesc_np(errno),
-                   accept_pause_ms);
-        loop_.remove(l.fd);
-        l.paused = true;
-        loop_.arm(l.retry, loop_.now_ms() + accept_pause_ms);
-        return;
-      }
-      log::write(log::level::error, "accept failed: %s", strerrordesc_np(errno));
-      return;
-    }
-    if (peer.ss_family == AF_INET || peer.ss_family == AF_INET6) {
-      int one = 1;
-      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    }
-    auto* c = new session::session(session_context_, fd, peer, static_cast<uint16_t>(&l - listeners_.data()),
-                                   config_.tls);
-    c->next = live_;
-    if (live_ != nullptr) live_->prev = c;
-    live_ = c;
-    ++live_count_;
-    metrics::move(config_.metrics, &metrics::thread_block::connections, 1);
-    try {
-      if (config_.proxy_protocol) {
-        session::preface_host& host = *this;
-        c->start(std::make_unique<session::proxy_preface>(*c, host, config_.requests.proxy,
-                                                          config_.requests.header_read_timeout_ms,
-                                                          config_.requests.drain_idle_grace_ms));
-      } else {
-        c->start(first_protocol(*c));
-      }
-    } catch (const std::exception& e) {
-      // One connection the kernel will not watch (ENOMEM, ENOSPC) must not
-      // stop the worker: drop it.
-      log::write(log::level::error, "could not watch a new connection: %s", e.what());
-      c->close_now();
-    }
-  }
-}
-
-// What a connection speaks first (after its PROXY header, when there is one).
-std::unique_ptr<session::protocol> server::first_protocol(session::session& s) {
-  if (s.tls() != nullptr) {
-    session::handshake_host& host = *this;
-    return std::make_unique<session::tls_handshake>(s, *s.tls(), host, config_.requests.header_read_timeout_ms,
-                                                    config_.requests.drain_idle_grace_ms);
-  }
-  if (config_.http == http_versions::http2_only) return std::make_unique<http2::protocol>(h2_context_, s);
-  return std::make_unique<http1::protocol>(http1_context_, s);
-}
-
-void server::proxy_header_refused() { metrics::rejected(config_.metrics, metrics::rejection::proxy_header); }
-
-// ALPN chose: h2, or HTTP/1.1 (also for a client that named neither).
-void server::handshake_failed() { metrics::rejected(config_.metrics, metrics::rejection::tls_handshake); }
-
-std::unique_ptr<session::protocol> server::after_handshake(session::session& s, const net::tls_facts& facts) {
-  if (facts.h2 || config_.http == http_versions::http2_only) return std::make_unique<http2::protocol>(h2_context_, s);
-  return std::make_unique<http1::protocol>(http1_context_, s);
-}
-
-// An HTTP/1 connection that turned out to speak HTTP/2 (h2c with prior
-// knowledge), when HTTP/2 is served.
-std::unique_ptr<session::protocol> server::http2_for(session::session& s) {
-  if (config_.http == http_versions::http1_only) return nullptr;
-  return std::make_unique<http2::protocol>(h2_context_, s);
-}
-
-std::unique_ptr<session::protocol> server::http2_upgrade(session::session& s, std::string_view settings,
-                                                        const exchange::request_head& h) {
-  if (config_.http != http_versions::automatic) return nullptr;
-  auto p = std::make_unique<http2::protocol>(h2_context_, s);
-  p->expect_upgrade(std::string(settings), h);
-  return p;
-}
-
-// Too many requests wait for a runner: new connections wait in the
-// kernel's backlog instead of adding to the queue.
-void server::watch_listener(listener_watch& l) {
-  uint32_t events = loop::event_loop::readable | (config_.shared_listeners ? loop::event_loop::exclusive : 0);
-  loop_.add(l.fd, events, &l);
-}
-
-void server::pause_accepting() {
-  if (accept_paused_for_queue_) return;
-  accept_paused_for_queue_ = true;
-  log::write(log::level::warning, "%zu requests are waiting for the application; pausing accepts", fifo_length_);
-  for (listener_watch& l : listeners_) {
-    if (l.fd < 0 || l.paused) continue;
-    loop_.remove(l.fd);
-    l.paused = true;
-  }
-}
-
-void server::resume_accepting() {
-  if (!accept_paused_for_queue_) return;
-  accept_paused_for_queue_ = false;
-  for (listener_watch& l : listeners_) {
-    if (l.fd < 0 || !l.paused) continue;
-    loop_.disarm(l.retry);
-    l.paused = false;
-    watch_listener(l);
-  }
 }
 
 // --- exchanges ----------------------------------------------------------------
@@ -581,7 +416,7 @@ void server::enqueue(exchange::exchange* x, bool front) {
   ++fifo_length_;
   queued_.store(fifo_length_, std::memory_order_relaxed);
   pool_queue_moved(1);
-  if (fifo_length_ >= config_.max_queued_requests) pause_accepting();
+  if (fifo_length_ >= config_.max_queued_requests) listeners_.pause_for_queue(fifo_length_);
 }
 
 // Starts queued exchanges, oldest first, while runners are free. One whose
@@ -604,7 +439,7 @@ void server::pump_queue() {
     if (!start_or_queue(x, true)) break;
   }
   pumping_ = false;
-  if (fifo_length_ < config_.max_queued_requests / 2) resume_accepting();
+  if (fifo_length_ < config_.max_queued_requests / 2) listeners_.resume_for_queue();
 }
 
 // A queued exchange that will never reach a runner leaves the count of
@@ -657,25 +492,10 @@ void server::on_notices(handoff::notice_link* list) {
 
 // --- connections ----------------------------------------------------------------
 
-void server::session_lingering(session::session*) { ++lingering_count_; }
-
-void server::session_closed(session::session* c, bool was_lingering) {
-  if (was_lingering) --lingering_count_;
-  if (c->prev != nullptr) c->prev->next = c->next;
-  else live_ = c->next;
-  if (c->next != nullptr) c->next->prev = c->prev;
-  c->prev = c->next = nullptr;
-  --live_count_;
-  metrics::move(config_.metrics, &metrics::thread_block::connections, -1);
-  closed_.push_back(c);
-}
-
 // Connections are deleted between passes, never inside their own callbacks
 // (and never inside a nested pass, whose caller may be one of them).
 void server::reap() {
-  if (nested_depth_ > 0) return;
-  for (session::session* c : closed_) delete c;
-  closed_.clear();
+  if (nested_depth_ == 0) sessions_.reap();
 }
 
 // Between top-level passes: free closed connections, start what waits (an
@@ -693,8 +513,7 @@ void server::after_pass() {
 // so after a large release the allocator is asked to return the free pages
 // too (what makes an idle connection cost its few hundred bytes of state).
 void server::idle_trim::on_timer() {
-  size_t freed = 0;
-  for (session::session* c = owner->live_; c != nullptr; c = c->next) freed += c->release_idle_memory();
+  size_t freed = owner->sessions_.release_idle_memory();
   freed += owner->output_spares_.release();
   while (owner->free_exchanges_.size() > owner->exchanges_kept_when_idle()) {
     delete owner->free_exchanges_.back();
@@ -712,14 +531,10 @@ void server::begin_shutdown() {
   if (shutting_down_) return;
   shutting_down_ = true;
   draining_.store(true);
-  log::write(log::level::info, "shutting down: finishing %zu open connection(s), at most %d ms%s", live_count_,
+  log::write(log::level::info, "shutting down: finishing %zu open connection(s), at most %d ms%s", sessions_.live(),
              config_.graceful_timeout_ms, refusing_ ? "; new requests get 503 meanwhile" : "");
-  if (!refusing_) close_listeners();
-  for (session::session* c = live_; c != nullptr;) {
-    session::session* next = c->next;
-    c->drain();
-    c = next;
-  }
+  if (!refusing_) listeners_.close_all();
+  sessions_.drain_all();
   loop_.arm(drain_timer_, loop_.now_ms() + config_.graceful_timeout_ms);
 }
 
@@ -732,22 +547,8 @@ void server::drain_deadline::on_timer() {
   owner->loop_.stop();
 }
 
-void server::close_listeners() {
-  for (listener_watch& l : listeners_) {
-    if (l.fd < 0) continue;
-    if (!l.paused) loop_.remove(l.fd);
-    loop_.disarm(l.retry);
-    ::close(l.fd);
-    l.fd = -1;
-  }
-}
-
 void server::close_all() {
-  for (session::session* c = live_; c != nullptr;) {
-    session::session* next = c->next;
-    c->close_now();
-    c = next;
-  }
+  sessions_.close_all();
   // Requests that never reached a runner will not now: each leaves the
   // counts as a cancelled one does (a server that reloads in this process
   // counts into the same gauges, which must not keep them).

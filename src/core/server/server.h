@@ -46,18 +46,18 @@
 #include "core/server/access_log.h"
 #include "core/server/server_config.h"
 #include "core/server/dispatcher.h"
+#include "core/server/listeners.h"
+#include "core/server/session_registry.h"
 #include "core/server/signals.h"
+#include "core/server/succession.h"
 #include "core/ws/protocol.h"
 
 namespace baton::server {
 
 class server final : private loop::io_handler,
                      private loop::inbox_handler,
-                     private session::session_host,
                      private session::protocol_host,
                      private ws::host,
-                     private session::handshake_host,
-                     private session::preface_host,
                      private exchange::exchange_owner {
  public:
   // Listener fds are already bound and listening; the server makes them
@@ -127,19 +127,11 @@ class server final : private loop::io_handler,
   void run_nested_pass(exchange::exchange* x);
 
   // Counters for tests and probes (queued_requests() from any thread).
-  size_t live_connections() const { return live_count_; }
+  size_t live_connections() const { return sessions_.live(); }
   size_t queued_requests() const { return queued_.load(std::memory_order_relaxed); }
   uint32_t requests_in_app() const { return in_app_; }  // loop thread (or once it has ended)
 
  private:
-  struct listener_watch final : loop::io_handler, loop::timer_handler {
-    server* owner = nullptr;
-    int fd = -1;
-    bool paused = false;  // not watched: out of descriptors, or too many queued requests
-    loop::timer retry{this};
-    void on_io(uint32_t events) override;
-    void on_timer() override;
-  };
   struct drain_deadline final : loop::timer_handler {
     server* owner = nullptr;
     void on_timer() override;
@@ -158,10 +150,8 @@ class server final : private loop::io_handler,
   void on_notices(handoff::notice_link* list) override;
   exchange::exchange* new_exchange() override;
   void submit(exchange::exchange* x) override;
-  void session_closed(session::session* s, bool was_lingering) override;
-  void session_lingering(session::session* s) override;
   // Sessions a drain waits for: those not merely lingering.
-  size_t busy_connections() const { return live_count_ - lingering_count_; }
+  size_t busy_connections() const { return sessions_.busy(); }
   void exchange_news(exchange::exchange* x) override;
   void recycle(exchange::exchange* x) override;
   const loop::event_loop* loop_of() const override { return &loop_; }
@@ -173,10 +163,6 @@ class server final : private loop::io_handler,
                                                           exchange::exchange& x) override;
   void count_websocket_open(const exchange::exchange& x);
   void websocket_closed(exchange::exchange& x, const ws::closed_record& r) override;
-  std::unique_ptr<session::protocol> after_handshake(session::session& s, const net::tls_facts& facts) override;
-  void handshake_failed() override;
-  std::unique_ptr<session::protocol> first_protocol(session::session& s) override;
-  void proxy_header_refused() override;
   std::unique_ptr<session::protocol> http2_for(session::session& s) override;
   std::unique_ptr<session::protocol> http2_upgrade(session::session& s, std::string_view settings,
                                                    const exchange::request_head& h) override;
@@ -194,17 +180,12 @@ class server final : private loop::io_handler,
   // Exchanges the free list keeps across an idle second: enough for the
   // requests in flight at once lately, not the peak of a burst long gone.
   size_t exchanges_kept_when_idle() const { return 64; }
-  void accept_from(listener_watch& l);
-  void watch_listener(listener_watch& l);
-  void pause_accepting();
-  void resume_accepting();
   bool start_or_queue(exchange::exchange* x, bool front);
   void enqueue(exchange::exchange* x, bool front);
   void pump_queue();
   void app_finished(exchange::exchange* x);
   void app_returned(exchange::exchange* x);
   void close_all();
-  void close_listeners();
   void reap();
 
  public:
@@ -220,7 +201,7 @@ class server final : private loop::io_handler,
   net::output_queue::spares output_spares_;  // before the contexts and the sessions: they park storage here
   std::vector<http1::header> header_scratch_;
   http1::encoder wire_;
-  session::session_context session_context_;
+  session_registry sessions_;
   gate::request_gate gate_;  // every protocol's requests pass through it
   http1::context http1_context_;
   http2::framing h2_wire_;
@@ -228,9 +209,9 @@ class server final : private loop::io_handler,
   ws::inflater inflater_;  // the loop's: every WebSocket session's decompressor
   ws::wire ws_wire_;
   ws::context ws_context_;
+  succession succession_;
+  listener_set listeners_;
   baton::server::dispatcher* dispatcher_ = nullptr;
-  std::vector<listener_watch> listeners_;
-  bool accept_paused_for_queue_ = false;
   drain_deadline drain_deadline_;
   loop::timer drain_timer_{&drain_deadline_};
   idle_trim idle_trim_;
@@ -240,12 +221,7 @@ class server final : private loop::io_handler,
   stop_reason stop_reason_ = stop_reason::none;
   bool refusing_ = false;  // draining, listeners open, every new request answered 503
   bool outlived_master_ = false;  // the heartbeat found config_.parent_pid gone (once)
-  std::vector<int> kept_listeners_;
   uint64_t requests_done_ = 0;
-  session::session* live_ = nullptr;  // intrusive list of open sessions
-  std::vector<session::session*> closed_;
-  size_t live_count_ = 0;
-  size_t lingering_count_ = 0;
   // Exchanges waiting for a runner, oldest first (linked through fifo_next).
   exchange::exchange* fifo_head_ = nullptr;
   exchange::exchange* fifo_tail_ = nullptr;

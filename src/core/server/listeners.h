@@ -1,0 +1,76 @@
+// The listeners: the sockets this server accepts on, and the policy over
+// all of them. Each stream socket (TCP, a Unix socket) is a stream_listener
+// (stream_listener.h), which accepts; what it accepts becomes a session in
+// the registry, started on the protocol the succession names. The set
+// pauses every listener while too many requests wait for the app (the
+// admission asks), resumes them, closes them when a drain begins, or keeps
+// them open for a reload in this process (take_kept()). Spread sockets
+// (SO_REUSEPORT, one per loop of the --threads shape) or one socket shared
+// by several loops (shared_listeners): a shared one is watched with
+// exclusive wakes and gives up its turn after a few accepts, so a burst
+// spreads over the loops rather than landing on whichever woke first.
+//
+// A datagram listener (UDP, for QUIC) would be a type of its own beside
+// stream_listener, owned here in a vector of its own and handing datagrams
+// to its protocol's endpoint rather than sessions to the registry; pause,
+// resume and close would walk it too. The stream listeners need not change.
+//
+// Loop thread only.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/loop/event_loop.h"
+#include "core/server/server_config.h"
+#include "core/server/stream_listener.h"
+
+namespace baton::server {
+
+class session_registry;
+class succession;
+
+class listener_set {
+ public:
+  // `fds` are bound and listening.
+  listener_set(const server_config& config, loop::event_loop& loop, session_registry& sessions,
+               succession& next, const std::vector<int>& fds);
+  listener_set(const listener_set&) = delete;
+  listener_set& operator=(const listener_set&) = delete;
+
+  // Serving starts: every listener is watched.
+  void watch_all();
+  // Too many requests wait (`waiting` of them): new connections wait in
+  // the kernel's backlog instead of adding to the queue.
+  void pause_for_queue(size_t waiting);
+  void resume_for_queue();
+  bool paused_for_queue() const { return paused_for_queue_; }
+  // A drain: no more connections.
+  void close_all();
+  // A reload in this process: the sockets outlive this server, unwatched.
+  void keep_for_reload();
+  std::vector<int> take_kept() { return std::move(kept_); }
+
+  // For the stream listeners.
+  loop::event_loop& loop() { return loop_; }
+  int accepts_per_wake() const;
+  uint32_t watch_events() const;
+  // A connection accepted on listener `index`: registered, and started.
+  void accepted(int fd, const sockaddr_storage& peer, uint16_t index);
+
+ private:
+  const server_config& config_;
+  loop::event_loop& loop_;
+  session_registry& sessions_;
+  succession& succession_;
+  // Each is made once and never moves (the loop holds pointers to it).
+  std::vector<std::unique_ptr<stream_listener>> streams_;
+  bool paused_for_queue_ = false;
+  std::vector<int> kept_;
+};
+
+}  // namespace baton::server
