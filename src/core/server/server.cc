@@ -20,8 +20,9 @@ constexpr int trim_interval_ms = 1000;
 constexpr int park_spin_us = 20;
 // Freeing this much in one trim pass is worth a malloc_trim.
 constexpr size_t trim_release_bytes = 1u << 20;
-// Exchanges kept for reuse; more than this many idle ones are freed.
-constexpr size_t max_free_exchanges = 1024;
+// Exchanges the free list keeps across an idle second: enough for the
+// requests in flight at once lately, not the peak of a burst long gone.
+constexpr size_t exchanges_kept_when_idle = 64;
 }  // namespace
 
 server::server(const server_config& config, std::vector<int> listeners)
@@ -38,7 +39,8 @@ server::server(const server_config& config, std::vector<int> listeners)
       ws_wire_(config_.websocket.deflate),
       ws_context_{config_.websocket, *this, inflater_},
       succession_(config_, http1_context_, h2_context_, ws_context_, ws_wire_),
-      listeners_(config_, loop_, sessions_, succession_, listeners) {
+      listeners_(config_, loop_, sessions_, succession_, listeners),
+      admission_(config_, loop_, listeners_) {
   config_.requests.exchanges.stopping = &draining_;
   if (gate_.timing) metrics::stopwatch::calibrate();
   h2_context_.extended_connect = config_.websocket.enabled;
@@ -74,7 +76,6 @@ server::~server() {
   // Notices posted after the last pass (app sides that finished late) hold
   // references: take them so every exchange comes back before it is freed.
   loop_.run_once(0);
-  for (exchange::exchange* x : free_exchanges_) delete x;
 }
 
 // --- running ----------------------------------------------------------------
@@ -338,156 +339,13 @@ void server::watch::on_timer() {
 
 // --- exchanges ----------------------------------------------------------------
 
-exchange::exchange* server::new_exchange() {
-  if (!free_exchanges_.empty()) {
-    exchange::exchange* x = free_exchanges_.back();
-    free_exchanges_.pop_back();
-    return x;
-  }
-  ++exchanges_allocated_;
-  return new exchange::exchange(*this, loop_, config_.requests.exchanges);
-}
+exchange::exchange* server::new_exchange() { return admission_.take_exchange(); }
 
-void server::recycle(exchange::exchange* x) {
-  if (free_exchanges_.size() < max_free_exchanges) {
-    free_exchanges_.push_back(x);
-  } else {
-    --exchanges_allocated_;
-    delete x;
-  }
-}
-
-void server::submit(exchange::exchange* x) {
-  x->attach_app();
-  if (config_.limit_concurrency != 0 && in_app_ >= config_.limit_concurrency) {
-    refuse_over_limit(x);
-    return;
-  }
-  ++in_app_;
-  metrics::move(config_.metrics, &metrics::thread_block::in_flight, 1);
-  // Requests already waiting go first.
-  if (fifo_head_ != nullptr) enqueue(x, false);
-  else start_or_queue(x, false);
-}
-
-// Past --limit-concurrency: a 503 from here, as if the app had answered at
-// once (the protocol sees its app done), without the app. The client is
-// told when to come back; the health path and static files were answered
-// before the request got here.
-void server::refuse_over_limit(exchange::exchange* x) {
-  log::write(log::level::debug, "%u requests inside the app (--limit-concurrency): 503 for %.*s %.*s",
-             in_app_, static_cast<int>(x->head().method.size()), x->head().method.data(),
-             static_cast<int>(std::min<size_t>(x->head().target.size(), 200)), x->head().target.data());
-  metrics::rejected(config_.metrics, metrics::rejection::overloaded);
-  x->set_direct(true);
-  x->answer(503, "text/plain; charset=utf-8", "the server is at its concurrency limit; try again\n",
-            {"retry-after", "1"});
-  x->app_done();
-  app_finished(x);
-}
-
-// Offers `x` to the dispatcher; queues it (at the back, or the front when
-// it came from the queue) when no runner is free. True when it started.
-bool server::start_or_queue(exchange::exchange* x, bool front) {
-  if (dispatcher_ != nullptr && dispatcher_->try_start(x)) {
-    if (x->direct()) {
-      // It ran to completion on this thread, maybe for seconds: deadlines
-      // set from here on must not start from the time the pass began.
-      loop_.refresh_clock();
-      app_returned(x);
-    }
-    return true;
-  }
-  enqueue(x, front);
-  return false;
-}
-
-void server::enqueue(exchange::exchange* x, bool front) {
-  if (front) {
-    x->links.fifo_next = fifo_head_;
-    fifo_head_ = x;
-    if (fifo_tail_ == nullptr) fifo_tail_ = x;
-  } else {
-    x->links.fifo_next = nullptr;
-    if (fifo_tail_ != nullptr) fifo_tail_->links.fifo_next = x;
-    else fifo_head_ = x;
-    fifo_tail_ = x;
-  }
-  ++fifo_length_;
-  queued_.store(fifo_length_, std::memory_order_relaxed);
-  pool_queue_moved(1);
-  if (fifo_length_ >= config_.max_queued_requests) listeners_.pause_for_queue(fifo_length_);
-}
-
-// Starts queued exchanges, oldest first, while runners are free. One whose
-// client left while it waited is dropped without reaching the app.
-void server::pump_queue() {
-  if (pumping_) return;
-  pumping_ = true;
-  while (fifo_head_ != nullptr) {
-    exchange::exchange* x = fifo_head_;
-    fifo_head_ = x->links.fifo_next;
-    if (fifo_head_ == nullptr) fifo_tail_ = nullptr;
-    x->links.fifo_next = nullptr;
-    --fifo_length_;
-    queued_.store(fifo_length_, std::memory_order_relaxed);
-    pool_queue_moved(-1);
-    if (x->cancelled()) {
-      drop_queued(x);
-      continue;
-    }
-    if (!start_or_queue(x, true)) break;
-  }
-  pumping_ = false;
-  if (fifo_length_ < config_.max_queued_requests / 2) listeners_.resume_for_queue();
-}
-
-// A queued exchange that will never reach a runner leaves the count of
-// those in the app, and the app side's reference goes (it never ran).
-void server::drop_queued(exchange::exchange* x) {
-  --in_app_;
-  metrics::move(config_.metrics, &metrics::thread_block::in_flight, -1);
-  x->release();
-}
-
-// The app side of `x` is done (on this thread, or its done notice came in).
-void server::app_finished(exchange::exchange* x) {
-  if (x->links.sink != nullptr) x->links.sink->on_app_done(x);
-  x->release();  // the app side's reference
-}
-
-// A submitted request's app side is done: it leaves the count of those in the app.
-void server::app_returned(exchange::exchange* x) {
-  --in_app_;
-  metrics::move(config_.metrics, &metrics::thread_block::in_flight, -1);
-  app_finished(x);
-}
-
-// The worker's pool queue (its loops share the slot, so an atomic add).
-void server::pool_queue_moved(int64_t by) {
-  if (config_.metrics_slot != nullptr) config_.metrics_slot->pool_queue.fetch_add(by, std::memory_order_relaxed);
-}
-
-void server::exchange_news(exchange::exchange* x) {
-  if (x->links.sink != nullptr) x->links.sink->on_exchange_news(x);
-}
+void server::submit(exchange::exchange* x) { admission_.submit(x); }
 
 void server::on_notices(handoff::notice_link* list) {
-  while (list != nullptr) {
-    handoff::notice_link* next = list->notice_next;
-    bool done = false;
-    exchange::exchange* x = exchange::exchange::from_notice(list, done);
-    if (done) {
-      if (dispatcher_ != nullptr) dispatcher_->finished(x);
-      app_returned(x);
-    } else {
-      x->clear_queued();
-      exchange_news(x);
-      x->release();  // the inbox's reference
-    }
-    list = next;
-  }
-  if (nested_depth_ == 0) pump_queue();
+  admission_.take_notices(list);
+  if (nested_depth_ == 0) admission_.pump();
 }
 
 // --- connections ----------------------------------------------------------------
@@ -503,9 +361,9 @@ void server::reap() {
 void server::after_pass() {
   reap();
   if (config_.access != nullptr) config_.access->hand_over();
-  if (fifo_head_ != nullptr) pump_queue();
+  if (admission_.has_waiting()) admission_.pump();
   if (drained()) loop_.stop();
-  loop_.set_park_spin(dispatcher_ != nullptr && dispatcher_->expects_completions() ? park_spin_us : 0);
+  loop_.set_park_spin(admission_.expects_completions() ? park_spin_us : 0);
 }
 
 // Once a second: connections waiting for a request give back their
@@ -515,12 +373,7 @@ void server::after_pass() {
 void server::idle_trim::on_timer() {
   size_t freed = owner->sessions_.release_idle_memory();
   freed += owner->output_spares_.release();
-  while (owner->free_exchanges_.size() > owner->exchanges_kept_when_idle()) {
-    delete owner->free_exchanges_.back();
-    owner->free_exchanges_.pop_back();
-    --owner->exchanges_allocated_;
-    freed += sizeof(exchange::exchange);
-  }
+  freed += owner->admission_.trim_free_list(exchanges_kept_when_idle);
   if (freed >= trim_release_bytes) malloc_trim(0);
   owner->loop_.arm(owner->trim_timer_, owner->loop_.now_ms() + trim_interval_ms);
 }
@@ -549,19 +402,7 @@ void server::drain_deadline::on_timer() {
 
 void server::close_all() {
   sessions_.close_all();
-  // Requests that never reached a runner will not now: each leaves the
-  // counts as a cancelled one does (a server that reloads in this process
-  // counts into the same gauges, which must not keep them).
-  pool_queue_moved(-static_cast<int64_t>(fifo_length_));
-  while (fifo_head_ != nullptr) {
-    exchange::exchange* x = fifo_head_;
-    fifo_head_ = x->links.fifo_next;
-    x->links.fifo_next = nullptr;
-    drop_queued(x);
-  }
-  fifo_tail_ = nullptr;
-  fifo_length_ = 0;
-  queued_.store(0, std::memory_order_relaxed);
+  admission_.drop_waiting();
 }
 
 }  // namespace baton::server

@@ -44,6 +44,7 @@
 #include "core/session/proxy_preface.h"
 #include "core/session/tls_handshake.h"
 #include "core/server/access_log.h"
+#include "core/server/admission.h"
 #include "core/server/server_config.h"
 #include "core/server/dispatcher.h"
 #include "core/server/listeners.h"
@@ -57,8 +58,7 @@ namespace baton::server {
 class server final : private loop::io_handler,
                      private loop::inbox_handler,
                      private session::protocol_host,
-                     private ws::host,
-                     private exchange::exchange_owner {
+                     private ws::host {
  public:
   // Listener fds are already bound and listening; the server makes them
   // non-blocking and closes them when shutdown begins.
@@ -71,7 +71,7 @@ class server final : private loop::io_handler,
   // What this loop counts into (null: metrics off), for the app side's own counts.
   metrics::thread_block* metrics() const { return config_.metrics; }
   metrics::worker_slot* metrics_slot() const { return config_.metrics_slot; }
-  void set_dispatcher(baton::server::dispatcher* d) { dispatcher_ = d; }
+  void set_dispatcher(baton::server::dispatcher* d) { admission_.set_dispatcher(d); }
   // Before run(): how many streams of one HTTP/2 connection the dispatcher
   // runs at once (a pool's share; 0: no limit).
   void limit_streams_in_app(uint32_t n) { config_.http2.max_streams_in_app = n; }
@@ -128,8 +128,8 @@ class server final : private loop::io_handler,
 
   // Counters for tests and probes (queued_requests() from any thread).
   size_t live_connections() const { return sessions_.live(); }
-  size_t queued_requests() const { return queued_.load(std::memory_order_relaxed); }
-  uint32_t requests_in_app() const { return in_app_; }  // loop thread (or once it has ended)
+  size_t queued_requests() const { return admission_.queued_requests(); }
+  uint32_t requests_in_app() const { return admission_.in_app(); }  // loop thread (or once it has ended)
 
  private:
   struct drain_deadline final : loop::timer_handler {
@@ -152,9 +152,6 @@ class server final : private loop::io_handler,
   void submit(exchange::exchange* x) override;
   // Sessions a drain waits for: those not merely lingering.
   size_t busy_connections() const { return sessions_.busy(); }
-  void exchange_news(exchange::exchange* x) override;
-  void recycle(exchange::exchange* x) override;
-  const loop::event_loop* loop_of() const override { return &loop_; }
   void request_done(exchange::exchange* x) override;
   session::upgrade_verdict offer_upgrade(exchange::exchange& x) override;
   int upgrade_answer_timeout_ms() const override;
@@ -169,22 +166,11 @@ class server final : private loop::io_handler,
   void log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in,
                   uint64_t request_body_bytes = 0);
   void count_answer(exchange::exchange& x);
-  void refuse_over_limit(exchange::exchange* x);
-  void pool_queue_moved(int64_t by);
   void count_request();  // a response (or a WebSocket) is done: max_requests counts it
   void outlived_master();  // the heartbeat found the master gone
-  void drop_queued(exchange::exchange* x);
   void retire(stop_reason why);
   void begin_drain(bool retire);
 
-  // Exchanges the free list keeps across an idle second: enough for the
-  // requests in flight at once lately, not the peak of a burst long gone.
-  size_t exchanges_kept_when_idle() const { return 64; }
-  bool start_or_queue(exchange::exchange* x, bool front);
-  void enqueue(exchange::exchange* x, bool front);
-  void pump_queue();
-  void app_finished(exchange::exchange* x);
-  void app_returned(exchange::exchange* x);
   void close_all();
   void reap();
 
@@ -211,7 +197,7 @@ class server final : private loop::io_handler,
   ws::context ws_context_;
   succession succession_;
   listener_set listeners_;
-  baton::server::dispatcher* dispatcher_ = nullptr;
+  admission admission_;
   drain_deadline drain_deadline_;
   loop::timer drain_timer_{&drain_deadline_};
   idle_trim idle_trim_;
@@ -222,15 +208,6 @@ class server final : private loop::io_handler,
   bool refusing_ = false;  // draining, listeners open, every new request answered 503
   bool outlived_master_ = false;  // the heartbeat found config_.parent_pid gone (once)
   uint64_t requests_done_ = 0;
-  // Exchanges waiting for a runner, oldest first (linked through fifo_next).
-  exchange::exchange* fifo_head_ = nullptr;
-  exchange::exchange* fifo_tail_ = nullptr;
-  size_t fifo_length_ = 0;
-  std::atomic<size_t> queued_{0};  // fifo_length_, readable from other threads
-  uint32_t in_app_ = 0;            // requests submitted and not yet done (--limit-concurrency)
-  bool pumping_ = false;
-  std::vector<exchange::exchange*> free_exchanges_;
-  size_t exchanges_allocated_ = 0;
   std::unique_ptr<loop_signals> signals_;
   std::unique_ptr<stop_watchdog> watchdog_;
   std::atomic<int> shutdown_requested_{0};  // 1 graceful, 2 immediate, 3 graceful retire
