@@ -1,30 +1,23 @@
-// The server: listening sockets, the registry of sessions, the exchanges and
-// their queue, signals and the graceful stop, around one event loop.
+// The server: one event loop and the parts that serve on it, composed. Each
+// part has one job and its own file; the server makes them, wires them to
+// each other and to the protocols' contexts, answers the protocols'
+// questions by asking the part that knows, and drives the loop's passes.
 //
-// An accepted connection is a session running HTTP/1. Requests become
-// exchanges (recycled through a free list) that go to a dispatcher; when it
-// has no free runner they wait in a FIFO, reading pauses on their sessions
-// (an HTTP/1 connection has one request in flight), and accepting pauses
-// once the FIFO holds max_queued_requests.
+//   listeners   (listeners.h, stream_listener.h) accept connections
+//   sessions    (session_registry.h)   the open connections, freed between passes
+//   succession  (succession.h)         which protocol a connection speaks, and which follows
+//   admission   (admission.h)          exchanges: free list, queue, --limit-concurrency, counts
+//   accounting  (accounting.h)         each answer's log line and metrics, --max-requests
+//   lifecycle   (lifecycle.h)          signals, drain, retire, the heartbeat and app timeout
 //
-// Shutdown has three steps. begin: stop accepting, close the listeners,
-// close idle connections, and make every later response say
-// Connection: close. drain: passes keep running until no connection is left
-// or the budget (graceful_timeout_ms) runs out. finish: close whatever
-// remains. run() composes them with blocking passes; another loop can step
-// them itself (begin_shutdown(), run_once(0) until drained(), finish()).
-// A second SIGINT skips the drain.
+// An accepted connection is a session; its requests become exchanges that
+// go to a dispatcher, or wait for a free runner (reading pauses on their
+// sessions, accepting pauses once max_queued_requests wait).
 //
-// Two kinds of drain. A stop (SIGTERM, SIGINT, request_shutdown) ends the
-// service: with refuse_while_draining (a health path is set) the listeners
-// stay open through it and every new request gets 503, the health path
-// included, so a load balancer sees the drain instead of a hung connect. A
-// retire (SIGHUP, max_requests, a request over the app timeout) makes way
-// for a replacement that shares the sockets: the listeners close at once.
-// stop_reason() tells the caller which, and why.
+// run() serves until the drain is over, with blocking passes; another loop
+// can step the same pieces itself (start(), run_pass() or run_posted_pass(),
+// begin_shutdown(), drained(), finish()). lifecycle.h says how a stop runs.
 #pragma once
-
-#include <sys/socket.h>
 
 #include <atomic>
 #include <cstdint>
@@ -36,29 +29,23 @@
 #include "core/http1/encoder.h"
 #include "core/http1/protocol.h"
 #include "core/http2/protocol.h"
-#include "core/http2/response_head.h"
-#include "core/local/local_routes.h"
 #include "core/loop/event_loop.h"
-#include "core/metrics/record.h"
-#include "core/session/session.h"
-#include "core/session/proxy_preface.h"
-#include "core/session/tls_handshake.h"
 #include "core/server/access_log.h"
+#include "core/server/accounting.h"
 #include "core/server/admission.h"
-#include "core/server/server_config.h"
 #include "core/server/dispatcher.h"
+#include "core/server/lifecycle.h"
 #include "core/server/listeners.h"
+#include "core/server/server_config.h"
 #include "core/server/session_registry.h"
 #include "core/server/signals.h"
 #include "core/server/succession.h"
+#include "core/session/protocol_host.h"
 #include "core/ws/protocol.h"
 
 namespace baton::server {
 
-class server final : private loop::io_handler,
-                     private loop::inbox_handler,
-                     private session::protocol_host,
-                     private ws::host {
+class server final : private loop::inbox_handler, private session::protocol_host {
  public:
   // Listener fds are already bound and listening; the server makes them
   // non-blocking and closes them when shutdown begins.
@@ -96,8 +83,8 @@ class server final : private loop::io_handler,
   // requests of one turn start together, and their answers leave together.
   void run_posted_pass();
   bool done() const { return loop_.stopped(); }
-  void begin_shutdown();
-  bool drained() const { return loop_.stopped() || (shutting_down_ && busy_connections() == 0); }
+  void begin_shutdown() { lifecycle_.begin_shutdown(); }
+  bool drained() const { return lifecycle_.drained(); }
   void finish();
 
   // Any thread: a signal the embedding program caught (handle_signals off),
@@ -108,16 +95,16 @@ class server final : private loop::io_handler,
   // Thread-safe: asks the loop to begin a graceful shutdown (or, with
   // `immediate`, to close everything at once).
   // `retire`: the listeners close at once (a replacement takes over).
-  void request_shutdown(bool immediate = false, bool retire = false);
-  stop_reason why_stopped() const { return stop_reason_; }
+  void request_shutdown(bool immediate = false, bool retire = false) { lifecycle_.request_shutdown(immediate, retire); }
+  stop_reason why_stopped() const { return lifecycle_.why_stopped(); }
   // After a SIGHUP with catch_hangup: the listening sockets, left open for
   // the caller (who reloads with them). Empty otherwise.
-  std::vector<int> take_listeners();
+  std::vector<int> take_listeners() { return listeners_.take_kept(); }
   // Thread-safe: reopen the access log (SIGUSR1).
-  void reopen_logs();
-  uint64_t requests_done() const { return requests_done_; }
-  bool stopped_by_signal() const { return signal_count_ > 0; }
-  bool shutting_down() const { return shutting_down_; }
+  void reopen_logs() { lifecycle_.reopen_logs(); }
+  uint64_t requests_done() const { return accounting_.requests_done(); }
+  bool stopped_by_signal() const { return lifecycle_.stopped_by_signal(); }
+  bool shutting_down() const { return lifecycle_.shutting_down(); }
 
   // For an app side running on the loop thread that must wait for its
   // exchange (a body still arriving, a socket that is full): lets the
@@ -126,63 +113,47 @@ class server final : private loop::io_handler,
   // inline dispatcher is busy, so new requests queue.
   void run_nested_pass(exchange::exchange* x);
 
+  // Between top-level passes (run() calls it; so must a caller that steps
+  // the loop itself).
+  void after_pass();
+
   // Counters for tests and probes (queued_requests() from any thread).
   size_t live_connections() const { return sessions_.live(); }
   size_t queued_requests() const { return admission_.queued_requests(); }
   uint32_t requests_in_app() const { return admission_.in_app(); }  // loop thread (or once it has ended)
 
  private:
-  struct drain_deadline final : loop::timer_handler {
-    server* owner = nullptr;
-    void on_timer() override;
-  };
   struct idle_trim final : loop::timer_handler {
     server* owner = nullptr;
     void on_timer() override;
   };
-  // The heartbeat, the app timeout and the master's life.
-  struct watch final : loop::timer_handler {
-    server* owner = nullptr;
-    void on_timer() override;
-  };
 
-  void on_io(uint32_t events) override;  // the loop's wake
+  // The inbox: the app sides' news and done notices.
   void on_notices(handoff::notice_link* list) override;
+  // The protocols' questions, each passed to the part that knows.
   exchange::exchange* new_exchange() override;
   void submit(exchange::exchange* x) override;
-  // Sessions a drain waits for: those not merely lingering.
-  size_t busy_connections() const { return sessions_.busy(); }
   void request_done(exchange::exchange* x) override;
   session::upgrade_verdict offer_upgrade(exchange::exchange& x) override;
   int upgrade_answer_timeout_ms() const override;
   std::unique_ptr<session::protocol> upgrade(session::session& s, exchange::exchange& x) override;
   std::unique_ptr<session::switched_protocol> switched_on(session::byte_stream& carrier,
                                                           exchange::exchange& x) override;
-  void count_websocket_open(const exchange::exchange& x);
-  void websocket_closed(exchange::exchange& x, const ws::closed_record& r) override;
   std::unique_ptr<session::protocol> http2_for(session::session& s) override;
   std::unique_ptr<session::protocol> http2_upgrade(session::session& s, std::string_view settings,
                                                    const exchange::request_head& h) override;
-  void log_access(exchange::exchange& x, int status, uint64_t bytes_out, uint64_t bytes_in,
-                  uint64_t request_body_bytes = 0);
-  void count_answer(exchange::exchange& x);
-  void count_request();  // a response (or a WebSocket) is done: max_requests counts it
-  void outlived_master();  // the heartbeat found the master gone
-  void retire(stop_reason why);
-  void begin_drain(bool retire);
 
-  void close_all();
+  // Closed sessions are freed between top-level passes, never inside a
+  // nested pass, whose caller may be one of them.
   void reap();
+  void trim_idle();
 
- public:
-  // Between top-level passes (run() calls it; so must a caller that steps
-  // the loop itself).
-  void after_pass();
-
- private:
+  // The order matters: each part is made after what it reads at its making
+  // (the lifecycle first: the protocols' contexts hold its drain flags), and
+  // taken apart in the reverse order.
   server_config config_;
   loop::event_loop loop_;
-  std::atomic<bool> draining_{false};
+  lifecycle lifecycle_;
   session::receive_buffer shared_input_;
   net::output_queue::spares output_spares_;  // before the contexts and the sessions: they park storage here
   std::vector<http1::header> header_scratch_;
@@ -194,25 +165,13 @@ class server final : private loop::io_handler,
   http2::context h2_context_;
   ws::inflater inflater_;  // the loop's: every WebSocket session's decompressor
   ws::wire ws_wire_;
+  accounting accounting_;
   ws::context ws_context_;
   succession succession_;
   listener_set listeners_;
   admission admission_;
-  drain_deadline drain_deadline_;
-  loop::timer drain_timer_{&drain_deadline_};
   idle_trim idle_trim_;
   loop::timer trim_timer_{&idle_trim_};
-  watch watch_;
-  loop::timer watch_timer_{&watch_};
-  stop_reason stop_reason_ = stop_reason::none;
-  bool refusing_ = false;  // draining, listeners open, every new request answered 503
-  bool outlived_master_ = false;  // the heartbeat found config_.parent_pid gone (once)
-  uint64_t requests_done_ = 0;
-  std::unique_ptr<loop_signals> signals_;
-  std::unique_ptr<stop_watchdog> watchdog_;
-  std::atomic<int> shutdown_requested_{0};  // 1 graceful, 2 immediate, 3 graceful retire
-  bool shutting_down_ = false;
-  int signal_count_ = 0;
   int nested_depth_ = 0;
 };
 
