@@ -7,7 +7,6 @@
 
 #include "core/server/admission.h"
 #include "core/server/listeners.h"
-#include "core/server/session_registry.h"
 #include "core/util/log.h"
 
 namespace baton::server {
@@ -140,8 +139,6 @@ void lifecycle::begin_shutdown() {
   sessions_.drain_all();
   loop_.arm(drain_timer_, loop_.now_ms() + config_.graceful_timeout_ms);
 }
-
-bool lifecycle::drained() const { return loop_.stopped() || (shutting_down_ && sessions_.busy() == 0); }
 
 void lifecycle::drain_deadline::on_timer() {
   if (owner->sessions_.busy() > 0) {

@@ -29,6 +29,7 @@
 
 #include "core/loop/event_loop.h"
 #include "core/server/server_config.h"
+#include "core/server/session_registry.h"
 #include "core/server/signals.h"
 #include "core/ws/endpoint.h"
 
@@ -36,7 +37,6 @@ namespace baton::server {
 
 class admission;
 class listener_set;
-class session_registry;
 
 class lifecycle final : private loop::io_handler {
  public:
@@ -70,7 +70,8 @@ class lifecycle final : private loop::io_handler {
   void retire(stop_reason why);
   void close_all();
   bool shutting_down() const { return shutting_down_; }
-  bool drained() const;
+  // The drain is over (every pass ends by asking, so it inlines).
+  bool drained() const { return loop_.stopped() || (shutting_down_ && sessions_.busy() == 0); }
   stop_reason why_stopped() const { return stop_reason_; }
   bool stopped_by_signal() const { return signal_count_ > 0; }
 

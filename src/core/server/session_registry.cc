@@ -52,11 +52,6 @@ void session_registry::close_all() {
   }
 }
 
-void session_registry::reap() {
-  for (session::session* c : closed_) delete c;
-  closed_.clear();
-}
-
 bool session_registry::abandon_overdue(int64_t now, int timeout_ms) {
   bool abandoned = false;
   for (session::session* c = live_; c != nullptr;) {

@@ -46,8 +46,12 @@ class session_registry final : private session::session_host {
   void drain_all();
   // Every session: close now.
   void close_all();
-  // Frees the sessions that closed. Only between top-level passes.
-  void reap();
+  // Frees the sessions that closed. Only between top-level passes (every
+  // pass ends with it, so it is defined here and inlines).
+  void reap() {
+    for (session::session* c : closed_) delete c;
+    closed_.clear();
+  }
   // Sessions whose request has been in the app since before `now -
   // timeout_ms` give it up; true when there was one.
   bool abandon_overdue(int64_t now, int timeout_ms);
