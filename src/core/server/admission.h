@@ -1,8 +1,8 @@
 // Admission: which requests reach the app, and when. It keeps the
 // exchanges' free list (an exchange is recycled, not freed, when its last
 // reference goes); offers each submitted exchange to the dispatcher, or
-// queues it, oldest first, when no runner is free (reading pauses on its
-// session meanwhile, and accepting pauses once max_queued_requests wait);
+// queues it, oldest first, when no runner is free (its protocol stops
+// reading meanwhile, and accepting pauses once max_queued_requests wait);
 // answers 503 past --limit-concurrency without the app; and takes the app
 // sides' notices (news, and done).
 //

@@ -25,7 +25,7 @@ bool times_requests(const server_config& config) {
 }
 }  // namespace
 
-server::server(const server_config& config, std::vector<int> listeners)
+server::server(const server_config& config, const std::vector<int>& listeners)
     : config_(config),
       lifecycle_(config_, loop_, listeners_, sessions_, admission_, ws_context_),
       header_scratch_(config.requests.request_limits.max_headers),

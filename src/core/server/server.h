@@ -49,7 +49,7 @@ class server final : private loop::inbox_handler, private session::protocol_host
  public:
   // Listener fds are already bound and listening; the server makes them
   // non-blocking and closes them when shutdown begins.
-  server(const server_config& config, std::vector<int> listeners);
+  server(const server_config& config, const std::vector<int>& listeners);
   ~server();
   server(const server&) = delete;
   server& operator=(const server&) = delete;
