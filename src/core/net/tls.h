@@ -117,6 +117,8 @@ class tls_transport final : public transport {
   // -1 with errno set from an SSL call's failure (EAGAIN for WANT_*).
   ssize_t fail(int ret, bool reading);
   ssize_t write_bytes(const char* data, size_t length);
+  // Reads and drops what the socket holds now (a bounded amount).
+  void discard_unread_input();
 
   SSL* ssl_ = nullptr;
   int fd_;
