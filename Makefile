@@ -48,9 +48,19 @@ TEST_PINS := websockets==17.4
 # (a pure wheel, so the same line serves Debian 13's Python too).
 CHANNELS_PINS := channels==4.0.0
 
-SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml
+SOURCES := $(shell find src python -name '*.cc' -o -name '*.h' -o -name '*.py') meson.build meson_options.txt pyproject.toml \
+	third_party/meson.build
+# The static OpenSSL 3.5 the extension links (tools/openssl.py builds it
+# once, outside the clone). build/openssl.status holds its one-line status
+# and is rewritten only when that changes, so the builds that depend on it
+# are made again (and meson looks again) when the cache appears or goes.
+OPENSSL_STATUS := build/openssl.status
+# A meson build folder made once is looked at again (--reconfigure) when
+# the OpenSSL status changes.
+MESON_SETUP = meson setup $(if $(wildcard $(@D)/build.ninja),--reconfigure)
 
-.PHONY: all deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel wheels sdist \
+FORCE:
+.PHONY: FORCE all openssl deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel wheels sdist \
 	matrix locks autobahn autobahn-quick h2spec chroot sdist-check python-ft freethreaded tsan-freethreaded
 
 all: build
@@ -79,8 +89,19 @@ $(VENV_PY): tools/locks/test.txt tools/locks/channels.txt | .stamp-deps
 	$(PYTHON) tools/locks.py install tools/locks/channels.txt --venv $(VENV)
 	@touch $@
 
+# OpenSSL 3.5 from Debian trixie's source, static and position-independent,
+# built once at /var/cache/baton/openssl-3.5 (its log beside it); meson
+# links it into the extension (TCP TLS and QUIC alike, with ngtcp2 and
+# nghttp3 from third_party/). A machine that cannot build it says why in one
+# line, and baton is built against the system's OpenSSL, without QUIC.
+openssl: $(OPENSSL_STATUS)
+$(OPENSSL_STATUS): FORCE | .stamp-deps
+	@$(PYTHON) tools/openssl.py build
+	@mkdir -p build && $(PYTHON) tools/openssl.py status > $@.new; \
+	if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
 # Built offline: meson-python comes from Debian, nothing is downloaded.
-$(BATON): $(VENV_PY) $(SOURCES)
+$(BATON): $(VENV_PY) $(SOURCES) $(OPENSSL_STATUS)
 	@mkdir -p build
 	$(VENV_PY) -m pip install --quiet --no-build-isolation --no-deps --no-index \
 		--config-settings=builddir=build/py .
@@ -92,7 +113,7 @@ build: $(BATON)
 # the sid chroot's 3.14 and 3.15), tagged manylinux, in dist/; `pip install
 # dist/baton-*-cpXY-*.whl` takes the one of its Python. meson and
 # meson-python come from PyPI at the versions tools/locks/build.txt pins.
-wheels: | .stamp-deps chroot python-ft
+wheels: $(OPENSSL_STATUS) | .stamp-deps chroot python-ft
 	@$(PYTHON) tools/wheels.py build
 wheel: wheels
 
@@ -173,11 +194,11 @@ locks:
 serve: build
 	$(BATON) apps.demo.app:application --host $(HOST) --port $(PORT)
 
-build/unit/build.ninja: | .stamp-deps
-	meson setup build/unit -Dpython=false -Dtests=true --buildtype=debugoptimized
+build/unit/build.ninja: $(OPENSSL_STATUS) | .stamp-deps
+	$(MESON_SETUP) build/unit -Dpython=false -Dtests=true --buildtype=debugoptimized
 
-build/asan/build.ninja: | .stamp-deps
-	meson setup build/asan -Dpython=false -Dtests=true --buildtype=debug \
+build/asan/build.ninja: $(OPENSSL_STATUS) | .stamp-deps
+	$(MESON_SETUP) build/asan -Dpython=false -Dtests=true --buildtype=debug \
 		-Db_sanitize=address,undefined -Db_lundef=false
 
 unit: build/unit/build.ninja tests/conformance/corpus.txt
@@ -191,8 +212,8 @@ asan: build/asan/build.ninja tests/conformance/corpus.txt
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 meson test -C build/asan --print-errorlogs
 	@$(PYTHON) tools/test_summary.py build/asan/meson-logs/testlog.json asan
 
-build/tsan/build.ninja: | .stamp-deps
-	meson setup build/tsan -Dpython=false -Dtests=true --buildtype=debugoptimized \
+build/tsan/build.ninja: $(OPENSSL_STATUS) | .stamp-deps
+	$(MESON_SETUP) build/tsan -Dpython=false -Dtests=true --buildtype=debugoptimized \
 		-Db_sanitize=thread -Db_lundef=false
 
 # The core's unit tests under ThreadSanitizer: the rings, the parker, the
@@ -202,8 +223,8 @@ tsan: build/tsan/build.ninja tests/conformance/corpus.txt
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 meson test -C build/tsan --print-errorlogs
 	@$(PYTHON) tools/test_summary.py build/tsan/meson-logs/testlog.json tsan
 
-build/py-asan/build.ninja: | .stamp-deps
-	meson setup build/py-asan -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debugoptimized
+build/py-asan/build.ninja: $(OPENSSL_STATUS) | .stamp-deps
+	$(MESON_SETUP) build/py-asan -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debugoptimized
 
 # The bridge under AddressSanitizer and UBSan, in real server processes: the
 # extension built instrumented, imported ahead of the installed one, the
@@ -310,8 +331,8 @@ FUZZ_DICT_proxy      := -dict=tests/fuzz/proxy.dict
 
 .PHONY: fuzz fuzz-smoke fuzz-build
 
-build/fuzz/build.ninja: | .stamp-deps
-	CXX=clang++ meson setup build/fuzz -Dpython=false -Dfuzz=true --buildtype=debugoptimized
+build/fuzz/build.ninja: $(OPENSSL_STATUS) | .stamp-deps
+	CXX=clang++ $(MESON_SETUP) build/fuzz -Dpython=false -Dfuzz=true --buildtype=debugoptimized
 
 fuzz-build: build/fuzz/build.ninja
 	ninja -C build/fuzz $(FUZZ_TARGETS:%=%_fuzz)

@@ -46,6 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import locks  # noqa: E402
+import openssl  # noqa: E402
 import python_ft  # noqa: E402
 import sid_chroot  # noqa: E402
 
@@ -103,8 +104,12 @@ def wheel_interpreters() -> dict[str, Path]:
 
 def newest_source() -> float:
     paths = [ROOT / "meson.build", ROOT / "meson_options.txt", ROOT / "pyproject.toml"]
-    for folder in ("src", "python"):
+    for folder in ("src", "python", "third_party/ngtcp2", "third_party/nghttp3"):
         paths += [p for p in (ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    paths.append(ROOT / "third_party" / "meson.build")
+    # The static OpenSSL the extension links, once make openssl has built it.
+    if openssl.ready() is None:
+        paths.append(openssl.PREFIX / "VERSION")
     return max(p.stat().st_mtime for p in paths)
 
 
@@ -315,7 +320,8 @@ def sdist_check() -> int:
         result = sid_chroot.run(["sh", "-c", f'python{minor} -m venv --clear {venv} && '
                                  f'{venv}/bin/python -m pip install -v --no-cache-dir --disable-pip-version-check '
                                  f'--build-constraint {constraints} "$0" && cd / && '
-                                 f'{venv}/bin/python -c "import baton._baton, sys; print(sys.version.split()[0])"',
+                                 f'{venv}/bin/python -c "import baton._baton as b, sys; print(sys.version.split()[0] + '
+                                 f'\', \' + b.OPENSSL_VERSION + (\', QUIC\' if b.HAS_QUIC else \', no QUIC\'))"',
                                  tarball], capture_output=True, text=True)
         log.write_text(result.stdout + result.stderr)
         warnings = sorted({line.strip() for line in (result.stdout + result.stderr).splitlines()

@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Any, Callable
 
-from baton import __version__
+from baton.version import VersionAction
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 DEFAULT_ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"'
@@ -444,7 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("app", nargs="?", metavar="APP",
                         help="the application as module:attribute (the attribute may be dotted); a module alone "
                         "means its 'application', else its 'app'")
-    parser.add_argument("--version", action="version", version=f"baton {__version__}")
+    parser.add_argument("--version", action=VersionAction)
     # Read before the option table's values: the file is the lowest layer under them.
     parser.add_argument("-c", "--config", metavar="FILE", default=None,
                         help="read options from FILE: a gunicorn-style Python file (gunicorn.conf.py: its settings "

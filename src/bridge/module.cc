@@ -21,6 +21,7 @@
 #include "bridge/py_ref.h"
 #include "bridge/server_setup.h"
 #include "bridge/stop_handle.h"
+#include "bridge/tls_stack.h"
 #include "bridge/wsgi/handler.h"
 #include "bridge/wsgi/loop_wait.h"
 #include "bridge/wsgi/pool.h"
@@ -284,7 +285,7 @@ int module_exec(PyObject* module) {
   bridge_types& t = state_of(module);
   if (!intern_names() || !awaitable_types_add(module, t) || !coroutine_types_add(module, t) ||
       !asgi_server_type_add(module, t) || !wsgi_types_add(module, t) || !metrics_types_add(module, t) ||
-      !stop_handle_type_add(module, t)) {
+      !stop_handle_type_add(module, t) || !tls_stack_constants_add(module)) {
     return -1;
   }
   if (PyModule_AddObjectRef(module, "ClientDisconnected", t.client_disconnected) < 0 ||

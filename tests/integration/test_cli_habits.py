@@ -62,12 +62,15 @@ def test_log_level_in_any_case():
         server.stop()
 
 
-def test_version():
-    from baton import __version__
+def test_version_names_baton_and_the_openssl_it_carries():
+    from baton import __version__, _baton
 
     result = run_baton("--version")
     assert result.returncode == 0
-    assert result.stdout.strip() == f"baton {__version__}"
+    first, second = result.stdout.strip().splitlines()
+    assert first == f"baton {__version__}"
+    assert second.startswith(_baton.OPENSSL_VERSION + "; ")
+    assert ("QUIC: ngtcp2 " in second) if _baton.HAS_QUIC else ("no QUIC: " in second)
 
 
 @pytest.mark.parametrize("module, body", [("has_application", b"application"), ("has_app", b"app")])
