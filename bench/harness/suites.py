@@ -281,6 +281,14 @@ def suite(name: str) -> Settings:
                                                   "static-64k-h2": [4]},
                         per_workload_arms={"static-64k-h2": static,
                                            **{w: arms for w in ["hello", "hello-https", "handshake-https", *h2]}})
+    if name == "tls-stack":
+        # The TLS rows before and after the move to OpenSSL 3.5: the build
+        # BATON_BASELINE_VENV names (on the system's OpenSSL 3.0) and this
+        # one, alternating, with Granian (rustls) beside: HTTPS/1.1 kept
+        # alive, one handshake per request, and h2 at 10 streams.
+        arms = ["baton-baseline-inline-h2", "baton-inline", "granian-wsgi-bt1"]
+        return Settings("tls-stack", arms, ["hello-https", "handshake-https", "hello-h2-m10"], [16], rounds=3,
+                        duration=3, warmup=1, per_workload_connections={"hello-h2-m10": [4]})
     if name == "ws-before-after":
         # The WebSocket path's copies, before (the build BATON_BASELINE_VENV
         # names) and after, alternating, with uvicorn (the peer the rows are
@@ -310,4 +318,4 @@ def suite(name: str) -> Settings:
                      "instructions-pythons, metrics-instructions, metrics-hello, freethreading, accept-spread, freethreading-hello, "
                      "freethreading-mixed, freethreading-pool, "
                      "pool-syscalls, asgi, "
-                     "workers, static, access-log, ws-echo, ws-before-after, ws-broadcast, ws-idle-memory, tls-h2, dry")
+                     "workers, static, access-log, ws-echo, ws-before-after, ws-broadcast, ws-idle-memory, tls-h2, tls-stack, dry")
