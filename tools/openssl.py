@@ -5,8 +5,8 @@ SSL_set_quic_tls_cbs and friends) that ngtcp2's crypto layer needs. Debian
 trixie's openssl source package carries OpenSSL's own release tarball: it is
 fetched with apt-get source through a private deb-src list (the host's apt
 configuration is left as it is), unpacked as OpenSSL released it (Debian's
-patches are not applied), and built as static, position-independent
-libraries (no-shared, -fPIC) that meson links into the extension, for TCP
+patches are not applied: tools/trixie_source.py), and built as static,
+position-independent libraries (no-shared, -fPIC) that meson links into the extension, for TCP
 TLS and QUIC alike.
 
   python3 tools/openssl.py build
@@ -27,20 +27,14 @@ TLS and QUIC alike.
 from __future__ import annotations
 
 import argparse
-import fcntl
-import functools
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from trixie_source import build_once
+
 PREFIX = Path(os.environ.get("BATON_OPENSSL") or "/var/cache/baton/openssl-3.5")
-MIRROR = "http://deb.debian.org/debian"
-SUITE = "trixie"
 SOURCE_PACKAGE = "openssl"
 WANTED_SERIES = "3.5."
 # OpenSSL's Configure is Perl; apt-get source needs dpkg-dev to unpack.
@@ -78,44 +72,6 @@ def ready(prefix: Path = PREFIX) -> str | None:
     return None
 
 
-def newest_first(versions: list[str]) -> list[str]:
-    def compare(a: str, b: str) -> int:
-        return 0 if a == b else (-1 if subprocess.run(["dpkg", "--compare-versions", a, "gt", b]).returncode == 0
-                                 else 1)
-    return sorted(set(versions), key=functools.cmp_to_key(compare))
-
-
-def fetch_source(work: Path) -> Path:
-    """The OpenSSL release tarball inside trixie's openssl source package.
-
-    The index may name a point release the mirror does not hold yet (a 404),
-    so each version it lists is tried, newest first."""
-    apt = work / "apt"
-    (apt / "lists" / "partial").mkdir(parents=True)
-    (apt / "sources.list").write_text(f"deb-src {MIRROR} {SUITE} main\n")
-    options = ["-o", f"Dir::Etc::SourceList={apt / 'sources.list'}", "-o", "Dir::Etc::SourceParts=/dev/null",
-               "-o", f"Dir::State::Lists={apt / 'lists'}", "-o", "APT::Sandbox::User=root",
-               "-o", "Acquire::Check-Valid-Until=false", "-qq"]
-    subprocess.run(["apt-get", *options, "update"], check=True, cwd=work)
-    listing = subprocess.run(["apt-cache", *options, "showsrc", SOURCE_PACKAGE], check=True, cwd=work,
-                             capture_output=True, text=True).stdout
-    versions = newest_first([line.split()[1] for line in listing.splitlines() if line.startswith("Version: ")])
-    for version in versions:
-        fetched = subprocess.run(["apt-get", *options, "source", "--download-only", f"{SOURCE_PACKAGE}={version}"],
-                                 cwd=work, capture_output=True, text=True)
-        if fetched.returncode == 0:
-            break
-        say(f"{SOURCE_PACKAGE} {version} could not be fetched ({fetched.stderr.strip().splitlines()[-1:]})")
-    tarballs = sorted(p for p in work.glob(f"{SOURCE_PACKAGE}_*.orig.tar.*") if not p.name.endswith(".asc"))
-    if not tarballs:
-        raise RuntimeError(f"apt-get source {SOURCE_PACKAGE} brought no .orig tarball (tried {', '.join(versions)})")
-    subprocess.run(["tar", "-xf", str(tarballs[-1])], check=True, cwd=work)
-    trees = [p for p in work.iterdir() if p.is_dir() and p.name.startswith("openssl-3")]
-    if not trees:
-        raise RuntimeError(f"{tarballs[-1].name} holds no openssl-3 tree")
-    return trees[0]
-
-
 def compile_into(tree: Path, prefix: Path, log: Path) -> bool:
     """Configure, build and install the libraries and headers; False on failure."""
     with open(log, "w") as out:
@@ -133,37 +89,9 @@ def compile_into(tree: Path, prefix: Path, log: Path) -> bool:
 
 
 def build(prefix: Path = PREFIX) -> int:
-    if ready(prefix) is None:
-        say(f"ready: OpenSSL {version_of(prefix)} at {prefix}")
-        return 0
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        say("skipped: building it needs root and apt-get (for the build packages and the source)")
-        return 0
-    started = time.monotonic()
-    subprocess.run([sys.executable, str(ROOT / "tools" / "ensure_packages.py"), *BUILD_PACKAGES], check=True)
-    prefix.parent.mkdir(parents=True, exist_ok=True)
-    # One build at a time, whoever asks (two make runs, a test and CI).
-    with open(prefix.parent / ".openssl.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if ready(prefix) is None:
-            return 0
-        with tempfile.TemporaryDirectory(prefix="baton-openssl-") as tmp:
-            try:
-                tree = fetch_source(Path(tmp))
-            except (subprocess.CalledProcessError, RuntimeError) as error:
-                say(f"skipped: the source of {SOURCE_PACKAGE} from {SUITE} could not be fetched ({error})")
-                return 0
-            say(f"building {tree.name} (static, -fPIC) into {prefix}")
-            if prefix.exists():
-                shutil.rmtree(prefix)
-            if not compile_into(tree, prefix, prefix.parent / f"{prefix.name}-build.log"):
-                return 1
-    why = ready(prefix)
-    if why is not None:
-        say(f"built, but {why}")
-        return 1
-    say(f"ready: OpenSSL {version_of(prefix)} at {prefix} (built in {time.monotonic() - started:.0f} s)")
-    return 0
+    return build_once(prefix, package=SOURCE_PACKAGE, tree_prefix="openssl-3", build_packages=BUILD_PACKAGES,
+                      ready=lambda: ready(prefix), describe=lambda: f"OpenSSL {version_of(prefix)} at {prefix}",
+                      compile_into=lambda tree, log: compile_into(tree, prefix, log), say=say)
 
 
 def main() -> int:

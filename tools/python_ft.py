@@ -5,7 +5,8 @@ stop at 3.13.0 with the GIL. Debian trixie's python3.13 source package
 carries CPython's own release tarball: it is fetched with apt-get source
 through a private deb-src list (the host's apt configuration is left as it
 is), unpacked as CPython released it (Debian's patches are not applied),
-configured with --disable-gil and installed under the cache.
+configured with --disable-gil and installed under the cache
+(tools/trixie_source.py).
 
   python3 tools/python_ft.py build
       Builds it once at $BATON_PYTHON_FT (/var/cache/baton/cpython-3.13t by
@@ -30,21 +31,17 @@ configured with --disable-gil and installed under the cache.
 from __future__ import annotations
 
 import argparse
-import fcntl
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
+
+from trixie_source import build_once
 
 ROOT = Path(__file__).resolve().parents[1]
 PREFIX = Path(os.environ.get("BATON_PYTHON_FT") or "/var/cache/baton/cpython-3.13t")
 INTERPRETER = PREFIX / "bin" / "python3.13t"
 TSAN_PREFIX = Path(os.environ.get("BATON_PYTHON_FT_TSAN") or "/var/cache/baton/cpython-3.13t-tsan")
-MIRROR = "http://deb.debian.org/debian"
-SUITE = "trixie"
 SOURCE_PACKAGE = "python3.13"
 # What CPython's configure looks for to build its standard library's C
 # modules (ssl, zlib, ctypes, sqlite3, bz2, lzma, readline, uuid, dbm), and
@@ -70,72 +67,28 @@ def ready(interpreter: Path = INTERPRETER) -> str | None:
     return None
 
 
-def fetch_source(work: Path) -> Path:
-    """The CPython release tarball inside trixie's python3.13 source package."""
-    apt = work / "apt"
-    (apt / "lists" / "partial").mkdir(parents=True)
-    (apt / "sources.list").write_text(f"deb-src {MIRROR} {SUITE} main\n")
-    options = ["-o", f"Dir::Etc::SourceList={apt / 'sources.list'}", "-o", "Dir::Etc::SourceParts=/dev/null",
-               "-o", f"Dir::State::Lists={apt / 'lists'}", "-o", "APT::Sandbox::User=root",
-               "-o", "Acquire::Check-Valid-Until=false", "-qq"]
-    subprocess.run(["apt-get", *options, "update"], check=True, cwd=work)
-    subprocess.run(["apt-get", *options, "source", "--download-only", SOURCE_PACKAGE], check=True, cwd=work)
-    tarballs = sorted(p for p in work.glob(f"{SOURCE_PACKAGE}_*.orig.tar.*") if not p.name.endswith(".asc"))
-    if not tarballs:
-        raise RuntimeError(f"apt-get source {SOURCE_PACKAGE} brought no .orig tarball")
-    subprocess.run(["tar", "-xf", str(tarballs[-1])], check=True, cwd=work)
-    trees = [p for p in work.iterdir() if p.is_dir() and p.name.startswith("Python-3.13")]
-    if not trees:
-        raise RuntimeError(f"{tarballs[-1].name} holds no Python-3.13 tree")
-    return trees[0]
-
-
 def build(prefix: Path = PREFIX, tsan: bool = False) -> int:
     interpreter = prefix / "bin" / "python3.13t"
-    if ready(interpreter) is None:
-        say(f"ready: {interpreter}")
-        return 0
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        say("skipped: building it needs root and apt-get (for the build packages and the source)")
-        return 0
-    started = time.monotonic()
-    subprocess.run([sys.executable, str(ROOT / "tools" / "ensure_packages.py"), *BUILD_PACKAGES], check=True)
-    prefix.parent.mkdir(parents=True, exist_ok=True)
-    # One build at a time, whoever asks (two make runs, a test and CI).
-    with open(prefix.parent / ".python-ft.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if ready(interpreter) is None:
-            return 0
-        with tempfile.TemporaryDirectory(prefix="baton-python-ft-") as tmp:
-            try:
-                tree = fetch_source(Path(tmp))
-            except (subprocess.CalledProcessError, RuntimeError) as error:
-                say(f"skipped: the source of {SOURCE_PACKAGE} from {SUITE} could not be fetched ({error})")
-                return 0
-            sanitizer = ["--with-thread-sanitizer"] if tsan else []
-            say(f"building {tree.name} with --disable-gil {' '.join(sanitizer)} into {prefix}")
-            if prefix.exists():
-                shutil.rmtree(prefix)
-            jobs = str(os.cpu_count() or 2)
-            log = prefix.parent / f"{prefix.name}-build.log"
-            with open(log, "w") as out:
-                # Without CPython's own test modules and test suite: nothing
-                # here runs them, and installing Lib/test (compiled three
-                # times over, by the interpreter just built) is the slowest
-                # part of `make install`, most of all under ThreadSanitizer.
-                for step in (["./configure", "--disable-gil", *sanitizer, f"--prefix={prefix}",
-                              "--with-ensurepip=install", "--disable-test-modules"],
-                             ["make", f"-j{jobs}"], ["make", "install"]):
-                    status = subprocess.run(step, cwd=tree, stdout=out, stderr=subprocess.STDOUT).returncode
-                    if status != 0:
-                        say(f"failed at {' '.join(step[:2])}: see {log}")
-                        return 1
-    why = ready(interpreter)
-    if why is not None:
-        say(f"built, but {why}")
-        return 1
-    say(f"ready: {interpreter} (built in {time.monotonic() - started:.0f} s)")
-    return 0
+    sanitizer = ["--with-thread-sanitizer"] if tsan else []
+
+    def compile_into(tree: Path, log: Path) -> bool:
+        jobs = str(os.cpu_count() or 2)
+        with open(log, "w") as out:
+            # Without CPython's own test modules and test suite: nothing here
+            # runs them, and installing Lib/test (compiled three times over,
+            # by the interpreter just built) is the slowest part of `make
+            # install`, most of all under ThreadSanitizer.
+            for step in (["./configure", "--disable-gil", *sanitizer, f"--prefix={prefix}",
+                          "--with-ensurepip=install", "--disable-test-modules"],
+                         ["make", f"-j{jobs}"], ["make", "install"]):
+                if subprocess.run(step, cwd=tree, stdout=out, stderr=subprocess.STDOUT).returncode != 0:
+                    say(f"failed at {' '.join(step[:2])}: see {log}")
+                    return False
+        return True
+
+    return build_once(prefix, package=SOURCE_PACKAGE, tree_prefix="Python-3.13", build_packages=BUILD_PACKAGES,
+                      ready=lambda: ready(interpreter), describe=lambda: str(interpreter),
+                      compile_into=compile_into, say=say)
 
 
 def main() -> int:
