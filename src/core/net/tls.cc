@@ -343,22 +343,20 @@ char* tls_transport::record_stage(size_t& capacity) {
 
 ssize_t tls_transport::send_staged(size_t length) { return write_bytes(staging, length); }
 
+// Only with kTLS: without it the queue stages records itself
+// (record_stage), file ranges read into them, and never calls this.
 ssize_t tls_transport::send_file(int file_fd, off_t* offset, size_t length) {
-  if (kernel_send_) {
-    ERR_clear_error();
-    ossl_ssize_t n = SSL_sendfile(ssl_, file_fd, *offset, length, 0);
-    if (n >= 0) {
-      *offset += n;
-      return n;
-    }
-    return fail(static_cast<int>(n), false);
+  if (!kernel_send_) {
+    errno = EINVAL;
+    return -1;
   }
-  size_t want = length < record_bytes ? length : record_bytes;
-  ssize_t n = ::pread(file_fd, staging, want, *offset);
-  if (n <= 0) return n;
-  ssize_t w = write_bytes(staging, static_cast<size_t>(n));
-  if (w > 0) *offset += w;
-  return w;
+  ERR_clear_error();
+  ossl_ssize_t n = SSL_sendfile(ssl_, file_fd, *offset, length, 0);
+  if (n >= 0) {
+    *offset += n;
+    return n;
+  }
+  return fail(static_cast<int>(n), false);
 }
 
 void tls_transport::shutdown_write() {

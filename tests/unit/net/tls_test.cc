@@ -21,6 +21,7 @@
 #include <string>
 
 #include "core/loop/event_loop.h"
+#include "core/net/output_queue.h"
 #include "core/net/tls.h"
 #include "core/session/session.h"
 #include "core/session/tls_handshake.h"
@@ -296,7 +297,7 @@ TEST(Tls, ASessionReadsRecordsWaitingInsideTheTlsLayerWithoutTheSocketSayingRead
 }
 
 // A file goes out through the copying path (this test's socket is no TCP:
-// no kTLS), in records, whole.
+// no kTLS): the output queue reads it into the records it stages, whole.
 TEST(Tls, AFileGoesOutWholeThroughTheCopyingPath) {
   auto context = server_context();
   int s = -1;
@@ -310,19 +311,18 @@ TEST(Tls, AFileGoesOutWholeThroughTheCopyingPath) {
   std::string content;
   for (int i = 0; i < 50000; ++i) content += static_cast<char>(i * 31);
   ASSERT_EQ(::write(file, content.data(), content.size()), static_cast<ssize_t>(content.size()));
-  off_t offset = 100;
+  net::output_queue queue;
+  queue.push_file(file, 100, content.size() - 100);  // the queue closes it
   std::string got;
-  while (offset < static_cast<off_t>(content.size())) {
-    ssize_t n = server.send_file(file, &offset, content.size() - static_cast<size_t>(offset));
-    if (n < 0) {
-      ASSERT_EQ(errno, EAGAIN);
-    }
+  for (;;) {
+    net::output_queue::flush_result r = queue.flush(server);
     got += c.read_available();
+    if (r == net::output_queue::flush_result::done) break;
+    ASSERT_EQ(r, net::output_queue::flush_result::blocked);
   }
   for (int i = 0; i < 10 && got.size() < content.size() - 100; ++i) got += c.read_available();
   EXPECT_EQ(got.size(), content.size() - 100);
   EXPECT_TRUE(got == content.substr(100));
-  ::close(file);
   unlink(path);
 }
 
