@@ -49,6 +49,7 @@ class local_routes {
   local_routes& operator=(const local_routes&) = delete;
 
   void set_health_path(std::string path) { health_path_ = std::move(path); }
+  const std::string& health_path() const { return health_path_; }
   // Opens `directory`; false with `error` set when it cannot be. A path
   // goes to the mount with the longest route it lies under, whatever the
   // order the mounts were added in.

@@ -1,6 +1,10 @@
 #include "core/server/listeners.h"
 
+#include <unistd.h>
+
 #include <exception>
+#include <stdexcept>
+#include <string>
 
 #include "core/server/session_registry.h"
 #include "core/server/succession.h"
@@ -13,12 +17,33 @@ constexpr int shared_accepts_per_wake = 4;
 }  // namespace
 
 listener_set::listener_set(const server_config& config, loop::event_loop& loop, session_registry& sessions,
-                           succession& next, const std::vector<int>& fds)
+                           succession& next, const std::vector<int>& fds, net::datagram_sink* quic)
     : config_(config), loop_(loop), sessions_(sessions), succession_(next) {
+  if (quic != nullptr) open_datagrams(fds, *quic);
   streams_.reserve(fds.size());
   for (size_t i = 0; i < fds.size(); ++i) {
     streams_.push_back(std::make_unique<stream_listener>(*this, fds[i], static_cast<uint16_t>(i)));
   }
+}
+
+// One UDP socket beside each TCP listener (a Unix socket has none). All are
+// bound before any TCP descriptor is taken, so a failure leaves those the
+// caller's to close.
+void listener_set::open_datagrams(const std::vector<int>& fds, net::datagram_sink& quic) {
+  std::vector<int> opened;
+  for (int fd : fds) {
+    sockaddr_storage address{};
+    socklen_t length = sizeof(address);
+    if (getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0 || address.ss_family == AF_UNIX) continue;
+    std::string error;
+    int udp = datagram_listener::open_beside(fd, error);
+    if (udp < 0) {
+      for (int o : opened) ::close(o);
+      throw std::runtime_error("HTTP/3: no UDP socket beside a TCP listener: " + error);
+    }
+    opened.push_back(udp);
+  }
+  for (int udp : opened) datagrams_.push_back(std::make_unique<datagram_listener>(loop_, udp, quic));
 }
 
 int listener_set::accepts_per_wake() const {
@@ -31,6 +56,7 @@ uint32_t listener_set::watch_events() const {
 
 void listener_set::watch_all() {
   for (auto& l : streams_) l->watch();
+  for (auto& d : datagrams_) d->watch();
 }
 
 void listener_set::pause_for_queue(size_t waiting) {
@@ -38,16 +64,19 @@ void listener_set::pause_for_queue(size_t waiting) {
   paused_for_queue_ = true;
   log::write(log::level::warning, "%zu requests are waiting for the application; pausing accepts", waiting);
   for (auto& l : streams_) l->pause();
+  for (auto& d : datagrams_) d->pause();
 }
 
 void listener_set::resume_for_queue() {
   if (!paused_for_queue_) return;
   paused_for_queue_ = false;
   for (auto& l : streams_) l->watch();
+  for (auto& d : datagrams_) d->watch();
 }
 
 void listener_set::close_all() {
   for (auto& l : streams_) l->close();
+  for (auto& d : datagrams_) d->close();
 }
 
 void listener_set::keep_for_reload() {
@@ -55,6 +84,9 @@ void listener_set::keep_for_reload() {
     int fd = l->release();
     if (fd >= 0) kept_.push_back(fd);
   }
+  // The UDP sockets are not handed on: the server that follows binds its
+  // own beside the kept TCP ones (SO_REUSEPORT lets both be bound a while).
+  for (auto& d : datagrams_) d->close();
 }
 
 void listener_set::accepted(int fd, const sockaddr_storage& peer, uint16_t index) {

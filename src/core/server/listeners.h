@@ -10,10 +10,10 @@
 // exclusive wakes and gives up its turn after a few accepts, so a burst
 // spreads over the loops rather than landing on whichever woke first.
 //
-// A datagram listener (UDP, for QUIC) would be a type of its own beside
-// stream_listener, owned here in a vector of its own and handing datagrams
-// to its protocol's endpoint rather than sessions to the registry; pause,
-// resume and close would walk it too. The stream listeners need not change.
+// With HTTP/3, each TCP listener has a UDP twin on its address and port: a
+// datagram_listener (datagram_listener.h), in a vector of its own, handing
+// datagrams to the QUIC endpoint rather than sessions to the registry; pause,
+// resume and close walk it too.
 //
 // Loop thread only.
 #pragma once
@@ -26,6 +26,8 @@
 #include <vector>
 
 #include "core/loop/event_loop.h"
+#include "core/net/datagram.h"
+#include "core/server/datagram_listener.h"
 #include "core/server/server_config.h"
 #include "core/server/stream_listener.h"
 
@@ -36,9 +38,12 @@ class succession;
 
 class listener_set {
  public:
-  // `fds` are bound and listening.
+  // `fds` are bound and listening. With `quic` (HTTP/3), a UDP socket is
+  // bound beside each TCP one first, and its datagrams go to `quic`; one
+  // that cannot be bound throws std::runtime_error before any of `fds` is
+  // taken (the caller still owns them then).
   listener_set(const server_config& config, loop::event_loop& loop, session_registry& sessions,
-               succession& next, const std::vector<int>& fds);
+               succession& next, const std::vector<int>& fds, net::datagram_sink* quic);
   listener_set(const listener_set&) = delete;
   listener_set& operator=(const listener_set&) = delete;
 
@@ -63,12 +68,15 @@ class listener_set {
   void accepted(int fd, const sockaddr_storage& peer, uint16_t index);
 
  private:
+  void open_datagrams(const std::vector<int>& fds, net::datagram_sink& quic);
+
   const server_config& config_;
   loop::event_loop& loop_;
   session_registry& sessions_;
   succession& succession_;
   // Each is made once and never moves (the loop holds pointers to it).
   std::vector<std::unique_ptr<stream_listener>> streams_;
+  std::vector<std::unique_ptr<datagram_listener>> datagrams_;
   bool paused_for_queue_ = false;
   std::vector<int> kept_;
 };

@@ -36,6 +36,7 @@
 #include "core/server/dispatcher.h"
 #include "core/server/lifecycle.h"
 #include "core/server/listeners.h"
+#include "core/server/quic_endpoint.h"
 #include "core/server/server_config.h"
 #include "core/server/session_registry.h"
 #include "core/server/signals.h"
@@ -168,6 +169,9 @@ class server final : private loop::inbox_handler, private session::protocol_host
   accounting accounting_;
   ws::context ws_context_;
   succession succession_;
+  // HTTP/3's endpoint (null without --http3): before the listeners, which
+  // hand it datagrams, so it outlives them.
+  std::unique_ptr<net::datagram_sink> quic_;
   listener_set listeners_;
   admission admission_;
   idle_trim idle_trim_;

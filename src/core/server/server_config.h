@@ -66,6 +66,9 @@ struct server_config {
   // Every connection starts with a PROXY header from a trusted balancer
   // (session/proxy_preface.h); off, a connection starts as it always has.
   bool proxy_protocol = false;
+  // HTTP/3 (--http3): a UDP socket beside each TCP listener, served by a
+  // QUIC endpoint under `tls` (docs/http3.md). Needs a build with QUIC.
+  bool http3 = false;
   // Counting (null: metrics off): this loop's block of the metrics region,
   // and its worker's slot (the pool's gauges, which the worker's loops share).
   metrics::thread_block* metrics = nullptr;

@@ -1,0 +1,33 @@
+// One received datagram, as a datagram listener hands it on: the bytes (in
+// the listener's buffer, valid only during the call), who sent it, the
+// address it came to, and the socket to answer on. A QUIC endpoint is the
+// sink; the listener knows no protocol.
+//
+// Loop thread only.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace baton::net {
+
+struct datagram {
+  const uint8_t* data = nullptr;
+  size_t length = 0;
+  const sockaddr* peer = nullptr;
+  socklen_t peer_length = 0;
+  const sockaddr* local = nullptr;
+  socklen_t local_length = 0;
+  int fd = -1;  // the socket it came in on, which replies leave from
+};
+
+// Its owner may hold it as a sink (the server, which knows no QUIC type).
+class datagram_sink {
+ public:
+  virtual ~datagram_sink() = default;
+  virtual void on_datagram(const datagram& d) = 0;
+};
+
+}  // namespace baton::net

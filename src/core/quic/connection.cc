@@ -1,0 +1,340 @@
+#include "core/quic/connection.h"
+
+#include <netinet/in.h>
+#include <openssl/rand.h>
+
+#include <arpa/inet.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include <nghttp3/nghttp3.h>
+
+#include "core/loop/thread_contract.h"
+#include "core/quic/endpoint.h"
+#include "core/util/log.h"
+
+namespace baton::quic {
+namespace {
+
+// ngtcp2's clock: nanoseconds, monotonic (the loop's own is coarse milliseconds).
+uint64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * NGTCP2_SECONDS + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// Transport parameters: what one connection may send before we read it.
+constexpr uint64_t stream_window = 256 * 1024;
+constexpr uint64_t connection_window = 1024 * 1024;
+constexpr uint64_t client_request_streams = 100;
+constexpr uint64_t idle_timeout = 30 * NGTCP2_SECONDS;
+// Packets one flush writes before it lets the loop serve others; ngtcp2's
+// pacing and the expiry timer bring the connection back for the rest.
+constexpr int packets_per_flush = 64;
+
+connection& self_of(void* p) { return *static_cast<connection*>(p); }
+
+}  // namespace
+
+connection::connection(endpoint& owner, const std::string& health_path) : owner_(owner), h3_(health_path) {
+  ngtcp2_ccerr_default(&last_error_);
+}
+
+connection::~connection() {
+  if (expiry_.armed()) owner_.loop().disarm(expiry_);
+  if (conn_ != nullptr) ngtcp2_conn_del(conn_);
+}
+
+ngtcp2_conn* connection::conn_of(ngtcp2_crypto_conn_ref* ref) {
+  return static_cast<connection*>(ref->user_data)->conn_;
+}
+
+bool connection::accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const ngtcp2_cid& scid,
+                        std::string& error) {
+  fd_ = d.fd;
+  std::memcpy(&peer_, d.peer, d.peer_length);
+  peer_length_ = d.peer_length;
+  std::memcpy(&local_, d.local, d.local_length);
+  local_length_ = d.local_length;
+  ngtcp2_path path{{reinterpret_cast<ngtcp2_sockaddr*>(&local_), local_length_},
+                   {reinterpret_cast<ngtcp2_sockaddr*>(&peer_), peer_length_},
+                   nullptr};
+
+  ngtcp2_callbacks callbacks{};
+  callbacks.recv_client_initial = ngtcp2_crypto_recv_client_initial_cb;
+  callbacks.recv_crypto_data = ngtcp2_crypto_recv_crypto_data_cb;
+  callbacks.encrypt = ngtcp2_crypto_encrypt_cb;
+  callbacks.decrypt = ngtcp2_crypto_decrypt_cb;
+  callbacks.hp_mask = ngtcp2_crypto_hp_mask_cb;
+  callbacks.update_key = ngtcp2_crypto_update_key_cb;
+  callbacks.delete_crypto_aead_ctx = ngtcp2_crypto_delete_crypto_aead_ctx_cb;
+  callbacks.delete_crypto_cipher_ctx = ngtcp2_crypto_delete_crypto_cipher_ctx_cb;
+  callbacks.get_path_challenge_data2 = ngtcp2_crypto_get_path_challenge_data2_cb;
+  callbacks.version_negotiation = ngtcp2_crypto_version_negotiation_cb;
+  callbacks.recv_stream_data = on_recv_stream_data;
+  callbacks.acked_stream_data_offset = on_acked_stream_data;
+  callbacks.stream_close = on_stream_close;
+  callbacks.stream_reset = on_stream_reset;
+  callbacks.stream_stop_sending = on_stream_stop_sending;
+  callbacks.extend_max_remote_streams_bidi = on_extend_max_remote_streams_bidi;
+  callbacks.extend_max_stream_data = on_extend_max_stream_data;
+  callbacks.handshake_completed = on_handshake_completed;
+  callbacks.rand = on_rand;
+  callbacks.get_new_connection_id2 = on_new_connection_id;
+  callbacks.remove_connection_id = on_remove_connection_id;
+
+  ngtcp2_settings settings;
+  ngtcp2_settings_default(&settings);
+  settings.initial_ts = now_ns();
+
+  ngtcp2_transport_params params;
+  ngtcp2_transport_params_default(&params);
+  params.initial_max_stream_data_bidi_local = stream_window;
+  params.initial_max_stream_data_bidi_remote = stream_window;
+  params.initial_max_stream_data_uni = stream_window;
+  params.initial_max_data = connection_window;
+  params.initial_max_streams_bidi = client_request_streams;
+  params.initial_max_streams_uni = 3;  // HTTP/3's control stream and QPACK's two
+  params.max_idle_timeout = idle_timeout;
+  params.original_dcid = hd.dcid;
+  params.original_dcid_present = 1;
+  params.stateless_reset_token_present = owner_.reset_token(scid, params.stateless_reset_token) ? 1 : 0;
+
+  // The client's source ID is the one we send to; `scid` is ours.
+  int rv = ngtcp2_conn_server_new(&conn_, &hd.scid, &scid, &path, hd.version, &callbacks, &settings, &params,
+                                  nullptr, this);
+  if (rv != 0) {
+    error = std::string("ngtcp2_conn_server_new: ") + ngtcp2_strerror(rv);
+    return false;
+  }
+  if (!tls_.start(owner_.tls(), &ref_, error)) return false;
+  ngtcp2_conn_set_tls_native_handle(conn_, tls_.native());
+  receive(d);
+  return true;
+}
+
+void connection::receive(const net::datagram& d) {
+  loop::expect_loop(&owner_.loop(), "quic::connection::receive");
+  ngtcp2_path path{{const_cast<ngtcp2_sockaddr*>(d.local), d.local_length},
+                   {const_cast<ngtcp2_sockaddr*>(d.peer), d.peer_length},
+                   nullptr};
+  ngtcp2_pkt_info info{};
+  int rv = ngtcp2_conn_read_pkt(conn_, &path, &info, d.data, d.length, now_ns());
+  if (rv != 0) {
+    if (rv == NGTCP2_ERR_DRAINING || rv == NGTCP2_ERR_DROP_CONN || rv == NGTCP2_ERR_CLOSING) {
+      // The peer closed (or ngtcp2 asks us to forget it): no answer is due.
+      closed_ = true;
+      owner_.closed(this);
+      return;
+    }
+    fail(rv, "read");
+    return;
+  }
+  // The peer's address may have changed (a NAT rebinding): answer where
+  // it now is.
+  std::memcpy(&peer_, d.peer, d.peer_length);
+  peer_length_ = d.peer_length;
+  flush();
+}
+
+void connection::on_timer() {
+  int rv = ngtcp2_conn_handle_expiry(conn_, now_ns());
+  if (rv != 0) {
+    // The idle timeout (RFC 9000 section 10.1) ends a connection silently;
+    // any other failure here is ours, and the peer is told.
+    if (rv == NGTCP2_ERR_IDLE_CLOSE) {
+      closed_ = true;
+      owner_.closed(this);
+    } else {
+      fail(rv, "expiry");
+    }
+    return;
+  }
+  flush();
+}
+
+// The writing loop: HTTP/3's stream data offered to ngtcp2, which frames it
+// with what QUIC itself owes (acknowledgements, handshake, flow control)
+// into one packet a call; each packet goes out as one datagram.
+void connection::flush() {
+  if (closed_) return;
+  uint8_t packet[NGTCP2_MAX_UDP_PAYLOAD_SIZE];
+  ngtcp2_path_storage ps;
+  ngtcp2_path_storage_zero(&ps);
+  ngtcp2_pkt_info info{};
+  const uint64_t ts = now_ns();
+  const size_t max_packet = ngtcp2_conn_get_max_tx_udp_payload_size(conn_);
+  for (int sent = 0; sent < packets_per_flush;) {
+    int64_t stream_id = -1;
+    int fin = 0;
+    nghttp3_vec data[16];
+    nghttp3_ssize count = 0;
+    if (h3_.started() && ngtcp2_conn_get_max_data_left(conn_) > 0) {
+      count = nghttp3_conn_writev_stream(h3_.native(), &stream_id, &fin, data, 16);
+      if (count < 0) {
+        h3_error(static_cast<int>(count));
+        fail(static_cast<int>(count), "http3 write");
+        return;
+      }
+    }
+    ngtcp2_ssize accepted = -1;
+    uint32_t flags = NGTCP2_WRITE_STREAM_FLAG_MORE | (fin ? NGTCP2_WRITE_STREAM_FLAG_FIN : 0);
+    ngtcp2_ssize n = ngtcp2_conn_writev_stream(conn_, &ps.path, &info, packet, std::min(max_packet, sizeof(packet)),
+                                               &accepted, flags, stream_id,
+                                               reinterpret_cast<const ngtcp2_vec*>(data),
+                                               static_cast<size_t>(count), ts);
+    if (n < 0) {
+      if (n == NGTCP2_ERR_STREAM_DATA_BLOCKED) {
+        nghttp3_conn_block_stream(h3_.native(), stream_id);
+        continue;
+      }
+      if (n == NGTCP2_ERR_STREAM_SHUT_WR) {
+        nghttp3_conn_shutdown_stream_write(h3_.native(), stream_id);
+        continue;
+      }
+      if (n == NGTCP2_ERR_WRITE_MORE) {
+        nghttp3_conn_add_write_offset(h3_.native(), stream_id, static_cast<size_t>(accepted));
+        continue;
+      }
+      fail(static_cast<int>(n), "write");
+      return;
+    }
+    if (accepted >= 0) nghttp3_conn_add_write_offset(h3_.native(), stream_id, static_cast<size_t>(accepted));
+    if (n == 0) break;
+    send_packet(packet, static_cast<size_t>(n), ps.path);
+    ++sent;
+  }
+  ngtcp2_conn_update_pkt_tx_time(conn_, ts);
+  arm_expiry();
+}
+
+void connection::send_packet(const uint8_t* data, size_t length, const ngtcp2_path& path) {
+  ssize_t n = ::sendto(fd_, data, length, MSG_DONTWAIT, reinterpret_cast<const sockaddr*>(path.remote.addr),
+                       path.remote.addrlen);
+  // A full socket buffer drops this packet: QUIC's loss recovery sends
+  // its frames again (docs/http3.md: a queued, paced writer comes later).
+  if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+    log::write(log::level::debug, "quic: send: %s", std::strerror(errno));
+  }
+}
+
+void connection::arm_expiry() {
+  const uint64_t expiry = ngtcp2_conn_get_expiry(conn_);
+  if (expiry == UINT64_MAX) {
+    if (expiry_.armed()) owner_.loop().disarm(expiry_);
+    return;
+  }
+  const uint64_t now = now_ns();
+  // Rounded up to the loop's millisecond, plus one for its coarse clock:
+  // a timer that fires early only finds nothing due and re-arms.
+  const int64_t wait_ms =
+      expiry > now ? static_cast<int64_t>((expiry - now + NGTCP2_MILLISECONDS - 1) / NGTCP2_MILLISECONDS) + 1 : 0;
+  owner_.loop().arm(expiry_, owner_.loop().now_ms() + wait_ms);
+}
+
+void connection::fail(int liberr, const char* where) {
+  if (closed_) return;
+  // A callback that failed has said why already (an HTTP/3 error code).
+  if (!error_set_) {
+    if (liberr == NGTCP2_ERR_CRYPTO) {
+      ngtcp2_ccerr_set_tls_alert(&last_error_, ngtcp2_conn_get_tls_alert(conn_), nullptr, 0);
+    } else {
+      ngtcp2_ccerr_set_liberr(&last_error_, liberr, nullptr, 0);
+    }
+  }
+  char peer[INET6_ADDRSTRLEN] = "?";
+  const void* address = peer_.ss_family == AF_INET6
+                            ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(&peer_)->sin6_addr)
+                            : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(&peer_)->sin_addr);
+  inet_ntop(peer_.ss_family, address, peer, sizeof(peer));
+  log::write(log::level::info, "quic: closing the connection from %s (%s: %s)", peer, where, ngtcp2_strerror(liberr));
+  uint8_t packet[NGTCP2_MAX_UDP_PAYLOAD_SIZE];
+  ngtcp2_path_storage ps;
+  ngtcp2_path_storage_zero(&ps);
+  ngtcp2_pkt_info info{};
+  ngtcp2_ssize n = ngtcp2_conn_write_connection_close(conn_, &ps.path, &info, packet, sizeof(packet), &last_error_,
+                                                      now_ns());
+  if (n > 0) send_packet(packet, static_cast<size_t>(n), ps.path);
+  closed_ = true;
+  owner_.closed(this);
+}
+
+// --- ngtcp2's callbacks -----------------------------------------------------------
+
+int connection::on_recv_stream_data(ngtcp2_conn*, uint32_t flags, int64_t stream_id, uint64_t, const uint8_t* data,
+                                    size_t length, void* self, void*) {
+  connection& c = self_of(self);
+  if (!c.h3_.started()) return NGTCP2_ERR_CALLBACK_FAILURE;
+  int64_t consumed = c.h3_.read_stream(stream_id, data, length, (flags & NGTCP2_STREAM_DATA_FLAG_FIN) != 0, now_ns());
+  if (consumed < 0) {
+    c.h3_error(static_cast<int>(consumed));
+    return NGTCP2_ERR_CALLBACK_FAILURE;
+  }
+  ngtcp2_conn_extend_max_stream_offset(c.conn_, stream_id, static_cast<uint64_t>(consumed));
+  ngtcp2_conn_extend_max_offset(c.conn_, static_cast<uint64_t>(consumed));
+  return 0;
+}
+
+void connection::h3_error(int liberr) {
+  ngtcp2_ccerr_set_application_error(&last_error_, nghttp3_err_infer_quic_app_error_code(liberr), nullptr, 0);
+  error_set_ = true;
+}
+
+int connection::on_acked_stream_data(ngtcp2_conn*, int64_t stream_id, uint64_t, uint64_t length, void* self,
+                                     void*) {
+  return self_of(self).h3_.acked(stream_id, length) == 0 ? 0 : NGTCP2_ERR_CALLBACK_FAILURE;
+}
+
+int connection::on_stream_close(ngtcp2_conn*, uint32_t flags, int64_t stream_id, uint64_t app_error_code,
+                                void* self, void*) {
+  if ((flags & NGTCP2_STREAM_CLOSE_FLAG_APP_ERROR_CODE_SET) == 0) app_error_code = NGHTTP3_H3_NO_ERROR;
+  return self_of(self).h3_.stream_closed(stream_id, app_error_code) == 0 ? 0 : NGTCP2_ERR_CALLBACK_FAILURE;
+}
+
+int connection::on_stream_reset(ngtcp2_conn*, int64_t stream_id, uint64_t, uint64_t, void* self, void*) {
+  self_of(self).h3_.shutdown_read(stream_id);
+  return 0;
+}
+
+int connection::on_stream_stop_sending(ngtcp2_conn*, int64_t stream_id, uint64_t, void* self, void*) {
+  self_of(self).h3_.shutdown_read(stream_id);
+  return 0;
+}
+
+int connection::on_extend_max_remote_streams_bidi(ngtcp2_conn*, uint64_t max_streams, void* self) {
+  self_of(self).h3_.allow_client_streams(max_streams);
+  return 0;
+}
+
+int connection::on_extend_max_stream_data(ngtcp2_conn*, int64_t stream_id, uint64_t, void* self, void*) {
+  self_of(self).h3_.unblock(stream_id);
+  return 0;
+}
+
+// HTTP/3 starts once the handshake is done: its own streams need the
+// client's transport parameters, and a client's first request may ride in
+// the same datagram as its Finished, so this runs before that is read.
+int connection::on_handshake_completed(ngtcp2_conn* conn, void* self) {
+  return self_of(self).h3_.start(conn) == 0 ? 0 : NGTCP2_ERR_CALLBACK_FAILURE;
+}
+
+void connection::on_rand(uint8_t* dest, size_t length, const ngtcp2_rand_ctx*) {
+  RAND_bytes(dest, static_cast<int>(length));
+}
+
+int connection::on_new_connection_id(ngtcp2_conn*, ngtcp2_cid* cid, ngtcp2_stateless_reset_token* token,
+                                     size_t, void* self) {
+  connection& c = self_of(self);
+  c.owner_.issue(*cid, &c);
+  return c.owner_.reset_token(*cid, token->data) ? 0 : NGTCP2_ERR_CALLBACK_FAILURE;
+}
+
+int connection::on_remove_connection_id(ngtcp2_conn*, const ngtcp2_cid* cid, void* self) {
+  self_of(self).owner_.retire(*cid);
+  return 0;
+}
+
+}  // namespace baton::quic

@@ -1,0 +1,98 @@
+// One QUIC connection, the datagram world's counterpart of a session: it
+// owns the ngtcp2_conn, its TLS (tls_session) and its HTTP/3 (http3_server),
+// and one loop timer set to ngtcp2's next expiry. Datagrams reach it through
+// the endpoint, which found it by their destination connection ID; it
+// writes its packets straight to the UDP socket they came in on.
+//
+// Its lifetime: made by the endpoint for a client's first Initial; ended
+// (closed() true, the endpoint frees it between datagrams) by an idle
+// timeout, a connection error (after sending CONNECTION_CLOSE once), or the
+// peer's close. docs/http3.md says what it does not do yet: the closing and
+// draining periods are cut short, and a send that meets a full socket
+// drops that packet, which loss recovery resends.
+//
+// Loop thread only.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <string>
+
+#include <ngtcp2/ngtcp2.h>
+#include <ngtcp2/ngtcp2_crypto.h>
+
+#include "core/loop/event_loop.h"
+#include "core/net/datagram.h"
+#include "core/quic/http3_server.h"
+#include "core/quic/tls_server.h"
+
+namespace baton::quic {
+
+class endpoint;
+
+class connection final : private loop::timer_handler {
+ public:
+  connection(endpoint& owner, const std::string& health_path);
+  ~connection();
+  connection(const connection&) = delete;
+  connection& operator=(const connection&) = delete;
+
+  // For the client's first Initial `d` (its header `hd`, from
+  // ngtcp2_accept): the connection made, its first connection ID `scid`
+  // chosen by the endpoint. False with `error` set when it cannot be.
+  bool accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const ngtcp2_cid& scid, std::string& error);
+  // A datagram for this connection: read, answered, the timer re-armed.
+  void receive(const net::datagram& d);
+  bool closed() const { return closed_; }
+
+ private:
+  void on_timer() override;  // ngtcp2's expiry
+  // Sends what ngtcp2 has ready (at most a burst), then re-arms the timer.
+  void flush();
+  // A connection error: CONNECTION_CLOSE sent once, then closed.
+  void fail(int liberr, const char* where);
+  // An HTTP/3 error (nghttp3's `liberr`): the application error code the
+  // CONNECTION_CLOSE will carry.
+  void h3_error(int liberr);
+  void send_packet(const uint8_t* data, size_t length, const ngtcp2_path& path);
+  void arm_expiry();
+  static ngtcp2_conn* conn_of(ngtcp2_crypto_conn_ref* ref);
+
+  // ngtcp2's callbacks that are ours (the crypto layer supplies the rest).
+  static int on_recv_stream_data(ngtcp2_conn*, uint32_t flags, int64_t stream_id, uint64_t offset,
+                                 const uint8_t* data, size_t length, void* self, void* stream_data);
+  static int on_acked_stream_data(ngtcp2_conn*, int64_t stream_id, uint64_t offset, uint64_t length,
+                                  void* self, void* stream_data);
+  static int on_stream_close(ngtcp2_conn*, uint32_t flags, int64_t stream_id, uint64_t app_error_code,
+                             void* self, void* stream_data);
+  static int on_stream_reset(ngtcp2_conn*, int64_t stream_id, uint64_t final_size, uint64_t app_error_code,
+                             void* self, void* stream_data);
+  static int on_stream_stop_sending(ngtcp2_conn*, int64_t stream_id, uint64_t app_error_code, void* self,
+                                    void* stream_data);
+  static int on_extend_max_remote_streams_bidi(ngtcp2_conn*, uint64_t max_streams, void* self);
+  static int on_extend_max_stream_data(ngtcp2_conn*, int64_t stream_id, uint64_t max_data, void* self,
+                                       void* stream_data);
+  static int on_handshake_completed(ngtcp2_conn*, void* self);
+  static void on_rand(uint8_t* dest, size_t length, const ngtcp2_rand_ctx* context);
+  static int on_new_connection_id(ngtcp2_conn*, ngtcp2_cid* cid, ngtcp2_stateless_reset_token* token,
+                                  size_t cid_length, void* self);
+  static int on_remove_connection_id(ngtcp2_conn*, const ngtcp2_cid* cid, void* self);
+
+  endpoint& owner_;
+  ngtcp2_conn* conn_ = nullptr;
+  ngtcp2_crypto_conn_ref ref_{conn_of, this};
+  tls_session tls_;
+  http3_server h3_;
+  ngtcp2_ccerr last_error_{};
+  bool error_set_ = false;
+  int fd_ = -1;  // the UDP socket to answer on
+  sockaddr_storage local_{};
+  socklen_t local_length_ = 0;
+  sockaddr_storage peer_{};
+  socklen_t peer_length_ = 0;
+  bool closed_ = false;
+  loop::timer expiry_{this};
+};
+
+}  // namespace baton::quic

@@ -1,0 +1,99 @@
+#include "core/quic/endpoint.h"
+
+#include <openssl/rand.h>
+
+#include "core/loop/thread_contract.h"
+#include "core/quic/connection.h"
+#include "core/util/log.h"
+
+namespace baton::quic {
+namespace {
+
+std::string key_of(const ngtcp2_cid& cid) { return std::string(reinterpret_cast<const char*>(cid.data), cid.datalen); }
+
+}  // namespace
+
+std::unique_ptr<endpoint> endpoint::make(loop::event_loop& loop, const net::tls_context& tls,
+                                         std::string health_path, std::string& error) {
+  std::unique_ptr<endpoint> made(new endpoint(loop, std::move(health_path)));
+  made->tls_ = tls_server::make(tls, error);
+  if (made->tls_ == nullptr) return nullptr;
+  if (RAND_bytes(made->reset_secret_.data(), static_cast<int>(made->reset_secret_.size())) != 1) {
+    error = "no random bytes for the stateless reset secret";
+    return nullptr;
+  }
+  return made;
+}
+
+endpoint::endpoint(loop::event_loop& loop, std::string health_path)
+    : loop_(loop), health_path_(std::move(health_path)) {}
+
+endpoint::~endpoint() {
+  by_id_.clear();
+  live_.clear();
+}
+
+void endpoint::on_datagram(const net::datagram& d) {
+  loop::expect_loop(&loop_, "quic::endpoint::on_datagram");
+  ngtcp2_version_cid vc;
+  int rv = ngtcp2_pkt_decode_version_cid(&vc, d.data, d.length, cid_length);
+  if (rv != 0) return;  // not QUIC, or a version we would have to negotiate: dropped
+  auto it = by_id_.find(std::string(reinterpret_cast<const char*>(vc.dcid), vc.dcidlen));
+  if (it != by_id_.end()) {
+    if (!it->second->closed()) it->second->receive(d);
+    return;
+  }
+  accept(d);
+}
+
+void endpoint::accept(const net::datagram& d) {
+  ngtcp2_pkt_hd hd;
+  if (ngtcp2_accept(&hd, d.data, d.length) != 0) return;  // not a client's Initial: dropped
+  auto made = std::make_unique<connection>(*this, health_path_);
+  connection* c = made.get();
+  ngtcp2_cid scid;
+  issue(scid, c);
+  live_.emplace(c, std::move(made));
+  std::string error;
+  if (!c->accept(d, hd, scid, error)) {
+    log::write(log::level::warning, "quic: a new connection failed: %s", error.c_str());
+    closed(c);
+  }
+}
+
+void endpoint::issue(ngtcp2_cid& cid, connection* c) {
+  do {
+    cid.datalen = cid_length;
+    RAND_bytes(cid.data, static_cast<int>(cid_length));
+  } while (by_id_.count(key_of(cid)) != 0);
+  by_id_.emplace(key_of(cid), c);
+}
+
+void endpoint::retire(const ngtcp2_cid& cid) { by_id_.erase(key_of(cid)); }
+
+bool endpoint::reset_token(const ngtcp2_cid& cid, uint8_t* token) const {
+  return ngtcp2_crypto_generate_stateless_reset_token(token, reset_secret_.data(), reset_secret_.size(), &cid) ==
+         0;
+}
+
+void endpoint::closed(connection* c) {
+  dead_.push_back(c);
+  if (!reaper_.armed()) loop_.arm(reaper_, loop_.now_ms());
+}
+
+void endpoint::on_timer() {
+  std::vector<connection*> dead;
+  dead.swap(dead_);
+  for (connection* c : dead) forget(c);
+}
+
+// Every ID the table holds for `c` goes, whether ngtcp2 still counts it or
+// it was issued before the connection could start.
+void endpoint::forget(connection* c) {
+  for (auto it = by_id_.begin(); it != by_id_.end();) {
+    it = it->second == c ? by_id_.erase(it) : std::next(it);
+  }
+  live_.erase(c);
+}
+
+}  // namespace baton::quic

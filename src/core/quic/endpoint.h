@@ -1,0 +1,73 @@
+// The QUIC endpoint of one loop: every datagram its UDP sockets read comes
+// here. A table maps each connection ID the server issued to the connection
+// that owns it; a datagram goes to the connection its destination ID names,
+// or, when it is a client's first Initial, makes a new one; anything else is
+// dropped (no stateless reset or version negotiation yet: docs/http3.md).
+//
+// One a loop, owned by the server; loop thread only.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <ngtcp2/ngtcp2.h>
+
+#include "core/loop/event_loop.h"
+#include "core/net/datagram.h"
+#include "core/net/tls.h"
+#include "core/quic/tls_server.h"
+
+namespace baton::quic {
+
+class connection;
+
+class endpoint final : public net::datagram_sink, private loop::timer_handler {
+ public:
+  // Null with `error` saying why (the TLS context could not be made).
+  // `health_path`: "" for none.
+  static std::unique_ptr<endpoint> make(loop::event_loop& loop, const net::tls_context& tls,
+                                        std::string health_path, std::string& error);
+  ~endpoint();
+  endpoint(const endpoint&) = delete;
+  endpoint& operator=(const endpoint&) = delete;
+
+  void on_datagram(const net::datagram& d) override;
+
+  // For the connections.
+  loop::event_loop& loop() { return loop_; }
+  const tls_server& tls() const { return *tls_; }
+  // A fresh connection ID of the server's length, owned by `c`.
+  void issue(ngtcp2_cid& cid, connection* c);
+  void retire(const ngtcp2_cid& cid);
+  // The stateless reset token of `cid` (RFC 9000 section 10.3), derived
+  // from this endpoint's secret.
+  bool reset_token(const ngtcp2_cid& cid, uint8_t* token) const;
+  // A connection closed: freed on the next turn, not inside its own call.
+  void closed(connection* c);
+  size_t connections() const { return live_.size(); }
+
+  // The length of every connection ID this server issues.
+  static constexpr size_t cid_length = 18;
+
+ private:
+  endpoint(loop::event_loop& loop, std::string health_path);
+  void on_timer() override;  // frees the connections that closed
+  void accept(const net::datagram& d);
+  void forget(connection* c);
+
+  loop::event_loop& loop_;
+  const std::string health_path_;
+  std::unique_ptr<tls_server> tls_;
+  std::array<uint8_t, 32> reset_secret_{};
+  std::unordered_map<std::string, connection*> by_id_;
+  std::unordered_map<connection*, std::unique_ptr<connection>> live_;
+  std::vector<connection*> dead_;
+  loop::timer reaper_{this};
+};
+
+}  // namespace baton::quic

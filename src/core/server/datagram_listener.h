@@ -1,0 +1,53 @@
+// One bound UDP socket (QUIC's): each wake reads the datagrams waiting, a
+// bounded number, and hands each to its sink (the QUIC endpoint). It sits in
+// the listener set beside the stream listeners and is paused, resumed and
+// closed with them; a paused one leaves datagrams in the kernel's buffer,
+// which drops what overflows (QUIC resends). docs/http3.md says why one
+// recvmsg a datagram for now.
+//
+// Loop thread only.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/loop/event_loop.h"
+#include "core/net/datagram.h"
+
+namespace baton::server {
+
+class datagram_listener final : private loop::io_handler {
+ public:
+  // A UDP socket bound to the address and port of the listening TCP socket
+  // `stream_fd` (SO_REUSEPORT, so every loop and worker binds its own):
+  // its descriptor, or -1 with `error` saying why (a Unix socket has no
+  // UDP twin).
+  static int open_beside(int stream_fd, std::string& error);
+
+  // Takes `fd` (bound, non-blocking); closes it when closed.
+  datagram_listener(loop::event_loop& loop, int fd, net::datagram_sink& sink);
+  ~datagram_listener();
+  datagram_listener(const datagram_listener&) = delete;
+  datagram_listener& operator=(const datagram_listener&) = delete;
+
+  bool open() const { return fd_ >= 0; }
+  void watch();
+  void pause();
+  void close();
+
+ private:
+  void on_io(uint32_t events) override;  // readable: datagrams wait
+
+  loop::event_loop& loop_;
+  int fd_;
+  net::datagram_sink& sink_;
+  bool watched_ = false;
+  sockaddr_storage local_{};
+  socklen_t local_length_ = 0;
+  std::vector<uint8_t> buffer_;  // one datagram at a time (64 KiB: UDP's most)
+};
+
+}  // namespace baton::server
