@@ -294,6 +294,10 @@ OPTIONS: tuple[Option, ...] = (
            "ChaCha20-Poly1305 only, Mozilla's intermediate profile; TLS 1.3's suites are OpenSSL's)", core=True),
     Option("ssl_version", _tls_version, "TLSv1.2", "the oldest TLS version accepted: TLSv1.2 or TLSv1.3 "
            "(default: %(default)s)", core=True),
+    # HTTP/3 over QUIC (docs/http3.md): a first version that answers the health path itself, not the app yet.
+    Option("http3", _bool, False, "also serve HTTP/3 over QUIC on UDP, on the port of each TCP --bind; needs "
+           "--ssl-certfile and a build with QUIC (baton --version says); for now it answers the health path "
+           "and 404, without the app (default: off)", negatable=True, core=True),
     # Served without Python.
     Option("static_path_route", _route, None, "URL path under which --static-path-mount's files are served by "
            "the core; repeatable, paired in order with --static-path-mount", repeat=True),
@@ -385,6 +389,7 @@ class Config:
     ssl_cert_reqs: int
     ssl_ciphers: str | None
     ssl_version: str
+    http3: bool
     static_path_route: tuple[str, ...]
     static_path_mount: tuple[str, ...]
     static_path_expires: int
@@ -596,6 +601,12 @@ def check(config: Config, require_app: bool = True) -> None:
             raise ConfigError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --ssl-certfile")
     if config.ssl_cert_reqs and not config.ssl_ca_certs:
         raise ConfigError("--ssl-cert-reqs needs --ssl-ca-certs (the CAs client certificates are checked against)")
+    if config.http3:
+        from baton import _baton
+        if not _baton.HAS_QUIC:
+            raise ConfigError(f"--http3 needs a build with QUIC; this one has none: {_baton.QUIC_ABSENT_REASON}")
+        if not config.ssl_certfile:
+            raise ConfigError("--http3 needs --ssl-certfile (QUIC is always encrypted, with TLS 1.3)")
     if config.max_requests_jitter and not config.max_requests:
         raise ConfigError("--max-requests-jitter needs --max-requests")
     if config.threads > 1 and getattr(sys, "_is_gil_enabled", lambda: True)():

@@ -155,6 +155,10 @@ const option_entry option_table[] = {
        c.proxy_protocol = v.flag;
        return true;
      }},
+    {"http3", kind::flag, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       c.http3 = v.flag;
+       return true;
+     }},
     {"server_header", kind::text, 0, 0, set_server_header},
     {"max_requests", kind::integer, 0, INT64_MAX, [](config_t& c, server_extras&, const option_value& v) {
        c.max_requests = static_cast<uint64_t>(v.number);
