@@ -13,18 +13,12 @@
 #include <nghttp3/nghttp3.h>
 
 #include "core/loop/thread_contract.h"
+#include "core/quic/clock.h"
 #include "core/quic/endpoint.h"
 #include "core/util/log.h"
 
 namespace baton::quic {
 namespace {
-
-// ngtcp2's clock: nanoseconds, monotonic (the loop's own is coarse milliseconds).
-uint64_t now_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * NGTCP2_SECONDS + static_cast<uint64_t>(ts.tv_nsec);
-}
 
 // Transport parameters: what one connection may send before we read it.
 constexpr uint64_t stream_window = 256 * 1024;
@@ -53,7 +47,7 @@ ngtcp2_conn* connection::conn_of(ngtcp2_crypto_conn_ref* ref) {
 }
 
 bool connection::accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const ngtcp2_cid& scid,
-                        std::string& error) {
+                        const ngtcp2_cid* original, std::string& error) {
   fd_ = d.fd;
   std::memcpy(&peer_, d.peer, d.peer_length);
   peer_length_ = d.peer_length;
@@ -89,6 +83,11 @@ bool connection::accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const n
   ngtcp2_settings settings;
   ngtcp2_settings_default(&settings);
   settings.initial_ts = now_ns();
+  if (original != nullptr) {
+    // The client came back with our Retry token: its address is proven.
+    settings.token = hd.token;
+    settings.tokenlen = hd.tokenlen;
+  }
 
   ngtcp2_transport_params params;
   ngtcp2_transport_params_default(&params);
@@ -99,8 +98,12 @@ bool connection::accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const n
   params.initial_max_streams_bidi = client_request_streams;
   params.initial_max_streams_uni = 3;  // HTTP/3's control stream and QPACK's two
   params.max_idle_timeout = idle_timeout;
-  params.original_dcid = hd.dcid;
+  params.original_dcid = original != nullptr ? *original : hd.dcid;
   params.original_dcid_present = 1;
+  if (original != nullptr) {
+    params.retry_scid = hd.dcid;
+    params.retry_scid_present = 1;
+  }
   params.stateless_reset_token_present = owner_.reset_token(scid, params.stateless_reset_token) ? 1 : 0;
 
   // The client's source ID is the one we send to; `scid` is ours.
@@ -123,6 +126,15 @@ void connection::receive(const net::datagram& d) {
                    nullptr};
   ngtcp2_pkt_info info{};
   int rv = ngtcp2_conn_read_pkt(conn_, &path, &info, d.data, d.length, now_ns());
+  if (rv == NGTCP2_ERR_RETRY) {
+    // This first Initial cannot be taken as it is (retry.h says when): the
+    // client is asked to start again, proving its address, and this
+    // connection is forgotten without a word.
+    owner_.retry(d);
+    closed_ = true;
+    owner_.closed(this);
+    return;
+  }
   if (rv != 0) {
     if (rv == NGTCP2_ERR_DRAINING || rv == NGTCP2_ERR_DROP_CONN || rv == NGTCP2_ERR_CLOSING) {
       // The peer closed (or ngtcp2 asks us to forget it): no answer is due.

@@ -40,8 +40,11 @@ class connection final : private loop::timer_handler {
 
   // For the client's first Initial `d` (its header `hd`, from
   // ngtcp2_accept): the connection made, its first connection ID `scid`
-  // chosen by the endpoint. False with `error` set when it cannot be.
-  bool accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const ngtcp2_cid& scid, std::string& error);
+  // chosen by the endpoint; `original`, when the Initial carried a valid
+  // Retry token, the destination ID the client first chose (null without).
+  // False with `error` set when it cannot be.
+  bool accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const ngtcp2_cid& scid, const ngtcp2_cid* original,
+              std::string& error);
   // A datagram for this connection: read, answered, the timer re-armed.
   void receive(const net::datagram& d);
   bool closed() const { return closed_; }

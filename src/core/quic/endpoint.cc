@@ -3,6 +3,7 @@
 #include <openssl/rand.h>
 
 #include "core/loop/thread_contract.h"
+#include "core/quic/clock.h"
 #include "core/quic/connection.h"
 #include "core/util/log.h"
 
@@ -18,7 +19,8 @@ std::unique_ptr<endpoint> endpoint::make(loop::event_loop& loop, const net::tls_
   std::unique_ptr<endpoint> made(new endpoint(loop, std::move(health_path)));
   made->tls_ = tls_server::make(tls, error);
   if (made->tls_ == nullptr) return nullptr;
-  if (RAND_bytes(made->reset_secret_.data(), static_cast<int>(made->reset_secret_.size())) != 1) {
+  if (RAND_bytes(made->reset_secret_.data(), static_cast<int>(made->reset_secret_.size())) != 1 ||
+      !made->retry_.init()) {
     error = "no random bytes for the stateless reset secret";
     return nullptr;
   }
@@ -49,13 +51,19 @@ void endpoint::on_datagram(const net::datagram& d) {
 void endpoint::accept(const net::datagram& d) {
   ngtcp2_pkt_hd hd;
   if (ngtcp2_accept(&hd, d.data, d.length) != 0) return;  // not a client's Initial: dropped
+  ngtcp2_cid original;
+  const ngtcp2_cid* retried = nullptr;
+  if (retry_tokens::carries_retry_token(hd)) {
+    if (!retry_.verify(d, hd, original, now_ns())) return;  // forged, stale or from elsewhere: dropped
+    retried = &original;
+  }
   auto made = std::make_unique<connection>(*this, health_path_);
   connection* c = made.get();
   ngtcp2_cid scid;
   issue(scid, c);
   live_.emplace(c, std::move(made));
   std::string error;
-  if (!c->accept(d, hd, scid, error)) {
+  if (!c->accept(d, hd, scid, retried, error)) {
     log::write(log::level::warning, "quic: a new connection failed: %s", error.c_str());
     closed(c);
   }
@@ -67,6 +75,18 @@ void endpoint::issue(ngtcp2_cid& cid, connection* c) {
     RAND_bytes(cid.data, static_cast<int>(cid_length));
   } while (by_id_.count(key_of(cid)) != 0);
   by_id_.emplace(key_of(cid), c);
+}
+
+void endpoint::retry(const net::datagram& d) {
+  ngtcp2_pkt_hd hd;
+  if (ngtcp2_accept(&hd, d.data, d.length) != 0) return;
+  // The ID the client will come back to; no connection owns it until then.
+  ngtcp2_cid retry_scid;
+  retry_scid.datalen = cid_length;
+  RAND_bytes(retry_scid.data, static_cast<int>(cid_length));
+  if (!retry_.send(d, hd, retry_scid, now_ns())) {
+    log::write(log::level::debug, "quic: a Retry could not be sent");
+  }
 }
 
 void endpoint::retire(const ngtcp2_cid& cid) { by_id_.erase(key_of(cid)); }

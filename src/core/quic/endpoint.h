@@ -20,6 +20,7 @@
 #include "core/loop/event_loop.h"
 #include "core/net/datagram.h"
 #include "core/net/tls.h"
+#include "core/quic/retry.h"
 #include "core/quic/tls_server.h"
 
 namespace baton::quic {
@@ -47,6 +48,8 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   // The stateless reset token of `cid` (RFC 9000 section 10.3), derived
   // from this endpoint's secret.
   bool reset_token(const ngtcp2_cid& cid, uint8_t* token) const;
+  // A client's first Initial `d` that must be retried (retry.h): a Retry is sent.
+  void retry(const net::datagram& d);
   // A connection closed: freed on the next turn, not inside its own call.
   void closed(connection* c);
   size_t connections() const { return live_.size(); }
@@ -64,6 +67,7 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   const std::string health_path_;
   std::unique_ptr<tls_server> tls_;
   std::array<uint8_t, 32> reset_secret_{};
+  retry_tokens retry_;
   std::unordered_map<std::string, connection*> by_id_;
   std::unordered_map<connection*, std::unique_ptr<connection>> live_;
   std::vector<connection*> dead_;
