@@ -43,7 +43,7 @@ MATRIX_PINS := 'starlette==1.10.0; python_version >= "3.11"' 'starlette==1.7.0; 
 	anyio==4.16.0 uvloop==0.23.0
 ALL_PYTHONS := --python 3.10 --python system --python 3.12 --python 3.13 --python sid:3.14 --python sid:3.15
 # Test clients Debian lacks or ships too old, into the project's venv.
-TEST_PINS := websockets==17.4
+TEST_PINS := websockets==17.4 aioquic==1.7.2
 # Django Channels, on Debian's Django and asgiref: locked against them only
 # (a pure wheel, so the same line serves Debian 13's Python too).
 CHANNELS_PINS := channels==4.0.0

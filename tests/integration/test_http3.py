@@ -1,0 +1,158 @@
+"""HTTP/3's first light (docs/http3.md): --http3 opens a UDP socket beside
+each TCP listener and answers over QUIC, with real HTTP/3 clients: aioquic
+(from the project's PyPI lock) and, where the sid chroot is, Debian sid's
+curl, built with ngtcp2. For now the core answers every request itself: 200
+on the health path, 404 elsewhere; the app is not reached yet."""
+
+import asyncio
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from tests.conftest import tls_args
+from tests.integration.server import ROOT, Server
+
+from baton import _baton
+
+sys.path.insert(0, str(ROOT / "tools"))
+import sid_chroot  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not _baton.HAS_QUIC, reason=f"no QUIC in this build: {_baton.QUIC_ABSENT_REASON}")
+
+WSGI = "tests.integration.apps.wsgi_apps:app"
+HEALTH = "/healthz"
+
+
+@pytest.fixture
+def start():
+    servers = []
+
+    def start_server(*args):
+        server = Server(["--port", "0", "--health-path", HEALTH, *args, WSGI]).start()
+        servers.append(server)
+        return server
+
+    yield start_server
+    for server in servers:
+        server.stop()
+
+
+def h3_requests(port: int, ca: str, requests: list[tuple[str, str]]) -> tuple[str, list[dict]]:
+    """Sends `requests` ((method, path) pairs) over one QUIC connection with aioquic, at once, each on its
+    own stream; returns the ALPN the handshake chose and each response ({"status", "headers", "body"})."""
+    from aioquic.asyncio import connect
+    from aioquic.asyncio.protocol import QuicConnectionProtocol
+    from aioquic.h3.connection import H3_ALPN, H3Connection
+    from aioquic.h3.events import DataReceived, HeadersReceived
+    from aioquic.quic.configuration import QuicConfiguration
+
+    class Client(QuicConnectionProtocol):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.http = H3Connection(self._quic)
+            self.responses: dict[int, dict] = {}
+            self.waiting: dict[int, asyncio.Future] = {}
+
+        def quic_event_received(self, event):
+            for e in self.http.handle_event(event):
+                if not isinstance(e, (HeadersReceived, DataReceived)):
+                    continue
+                r = self.responses.setdefault(e.stream_id, {"status": None, "headers": {}, "body": b""})
+                if isinstance(e, HeadersReceived):
+                    fields = {k.decode(): v.decode() for k, v in e.headers}
+                    r["status"] = int(fields.pop(":status"))
+                    r["headers"].update(fields)
+                else:
+                    r["body"] += e.data
+                if e.stream_ended:
+                    self.waiting.pop(e.stream_id).set_result(r)
+
+        def request(self, method: str, path: str) -> asyncio.Future:
+            stream_id = self._quic.get_next_available_stream_id()
+            self.http.send_headers(stream_id, [(b":method", method.encode()), (b":scheme", b"https"),
+                                               (b":authority", f"localhost:{port}".encode()),
+                                               (b":path", path.encode())], end_stream=True)
+            future = asyncio.get_running_loop().create_future()
+            self.waiting[stream_id] = future
+            return future
+
+    async def run():
+        configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name="localhost")
+        configuration.load_verify_locations(ca)
+        # A handshake nobody answers gives up after this, not aioquic's minute.
+        configuration.idle_timeout = 3.0
+        async with connect("127.0.0.1", port, configuration=configuration, create_protocol=Client) as client:
+            futures = [client.request(method, path) for method, path in requests]
+            client.transmit()
+            responses = await asyncio.wait_for(asyncio.gather(*futures), 15)
+            return client._quic.tls.alpn_negotiated, responses
+
+    return asyncio.run(run())
+
+
+def test_aioquic_gets_the_health_path_over_http3_with_200(start, tls_certificates):
+    server = start("--http3", *tls_args(tls_certificates))
+    alpn, [response] = h3_requests(server.port, str(tls_certificates.ca), [("GET", HEALTH)])
+    assert alpn == "h3"
+    assert response["status"] == 200
+    assert response["body"] == b"OK\n"
+    assert response["headers"]["content-length"] == "3"
+    assert response["headers"]["server"] == "baton"
+
+
+def test_one_connection_answers_many_streams_at_once_each_its_own(start, tls_certificates):
+    server = start("--http3", *tls_args(tls_certificates))
+    # (No HEAD here: aioquic holds a HEAD response's Content-Length against
+    # its empty body and closes the connection; curl's test below asks HEAD.)
+    asked = [("GET", HEALTH), ("GET", "/elsewhere"), ("POST", HEALTH)] * 12
+    _, responses = h3_requests(server.port, str(tls_certificates.ca), asked)
+    statuses = [r["status"] for r in responses]
+    assert statuses == [200, 404, 405] * 12
+    assert [r["body"] for r in responses[:3]] == [b"OK\n", b"not found\n", b"GET or HEAD\n"]
+
+
+def test_tcp_still_serves_https_beside_http3(start, tls_certificates):
+    server = start("--http3", *tls_args(tls_certificates))
+    with httpx.Client(verify=str(tls_certificates.ca), timeout=10) as client:
+        assert client.get(f"https://localhost:{server.port}{HEALTH}").status_code == 200
+    _, [response] = h3_requests(server.port, str(tls_certificates.ca), [("GET", HEALTH)])
+    assert response["status"] == 200
+
+
+def test_without_http3_nothing_listens_on_udp(start, tls_certificates):
+    server = start(*tls_args(tls_certificates))
+    with pytest.raises((TimeoutError, asyncio.TimeoutError, ConnectionError)):
+        h3_requests(server.port, str(tls_certificates.ca), [("GET", HEALTH)])
+
+
+@pytest.mark.skipif(not sid_chroot.ready(), reason="no sid chroot (make chroot): sid's curl has HTTP/3")
+def test_sid_curl_gets_the_health_path_over_http3_only(start, tls_certificates):
+    # curl's ClientHello (with its post-quantum key share) spans two Initial
+    # packets, the later part first: the server answers with a Retry, and the
+    # client's second try is served (quic/retry.h).
+    server = start("--http3", *tls_args(tls_certificates))
+    mark = server.log_mark()
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "sid_chroot.py"), "run", "--", "curl",
+                           "--http3-only", "-k", "-sS", "-i", "--max-time", "10",
+                           f"https://127.0.0.1:{server.port}{HEALTH}", f"https://127.0.0.1:{server.port}/nope"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("HTTP/3 200"), done.stdout
+    assert "\n\nOK\nHTTP/3 404" in done.stdout, done.stdout
+    # HEAD: the GET's fields, no body.
+    head = subprocess.run([sys.executable, str(ROOT / "tools" / "sid_chroot.py"), "run", "--", "curl",
+                           "--http3-only", "-k", "-sS", "-I", "--max-time", "10",
+                           f"https://127.0.0.1:{server.port}{HEALTH}"], capture_output=True, text=True, timeout=60)
+    assert head.returncode == 0, head.stderr
+    assert head.stdout.startswith("HTTP/3 200") and "content-length: 3\n" in head.stdout, head.stdout
+    assert "quic: closing" not in server.log_since(mark)
+
+
+def test_http3_without_tls_is_refused_with_one_line():
+    done = subprocess.run([sys.executable, "-m", "baton", WSGI, "--http3"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=20)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "baton: error: --http3 needs --ssl-certfile (QUIC is always encrypted, with TLS 1.3)"]
