@@ -5,6 +5,8 @@ curl, built with ngtcp2. For now the core answers every request itself: 200
 on the health path, 404 elsewhere; the app is not reached yet."""
 
 import asyncio
+import os
+import socket
 import subprocess
 import sys
 
@@ -119,6 +121,34 @@ def test_tcp_still_serves_https_beside_http3(start, tls_certificates):
         assert client.get(f"https://localhost:{server.port}{HEALTH}").status_code == 200
     _, [response] = h3_requests(server.port, str(tls_certificates.ca), [("GET", HEALTH)])
     assert response["status"] == 200
+
+
+def test_datagrams_that_are_not_quic_are_dropped_and_serving_goes_on(start, tls_certificates):
+    server = start("--http3", *tls_args(tls_certificates))
+    junk = [
+        b"",
+        b"\x00",
+        os.urandom(1200),
+        b"GET / HTTP/1.1\r\n\r\n",
+        b"\x40" + os.urandom(40),                          # a short header naming no connection of ours
+        b"\xc0\x00\x00\x00\x01\x08" + os.urandom(8),      # an Initial cut off inside its header
+        b"\xc0\x0a\x0b\x0c\x0d\x08" + os.urandom(1200),   # a version nobody speaks
+    ]
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        for datagram in junk * 20:
+            sock.sendto(datagram, ("127.0.0.1", server.port))
+    _, [response] = h3_requests(server.port, str(tls_certificates.ca), [("GET", HEALTH)])
+    assert response["status"] == 200
+    assert server.proc.poll() is None
+
+
+def test_http3_is_served_by_workers_that_share_the_port(start, tls_certificates):
+    # Each worker binds its own UDP socket on the port (SO_REUSEPORT); the
+    # kernel keeps a client's datagrams on one of them (docs/http3.md).
+    server = start("--http3", "--workers", "2", *tls_args(tls_certificates))
+    for _ in range(8):
+        _, [response] = h3_requests(server.port, str(tls_certificates.ca), [("GET", HEALTH)])
+        assert response["status"] == 200
 
 
 def test_without_http3_nothing_listens_on_udp(start, tls_certificates):
