@@ -21,8 +21,8 @@ namespace baton::quic {
 namespace {
 
 // Transport parameters: what one connection may send before we read it.
-constexpr uint64_t stream_window = 256 * 1024;
-constexpr uint64_t connection_window = 1024 * 1024;
+constexpr uint64_t stream_window = uint64_t{256} * 1024;
+constexpr uint64_t connection_window = uint64_t{1024} * 1024;
 constexpr uint64_t client_request_streams = 100;
 constexpr uint64_t idle_timeout = 30 * NGTCP2_SECONDS;
 // Packets one flush writes before it lets the loop serve others; ngtcp2's
@@ -229,7 +229,7 @@ void connection::send_packet(const uint8_t* data, size_t length, const ngtcp2_pa
   // A full socket buffer drops this packet: QUIC's loss recovery sends
   // its frames again (docs/http3.md: a queued, paced writer comes later).
   if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-    log::write(log::level::debug, "quic: send: %s", std::strerror(errno));
+    log::write(log::level::debug, "quic: send: %s", strerrordesc_np(errno));
   }
 }
 

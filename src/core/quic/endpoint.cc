@@ -31,6 +31,7 @@ endpoint::endpoint(loop::event_loop& loop, std::string health_path)
     : loop_(loop), health_path_(std::move(health_path)) {}
 
 endpoint::~endpoint() {
+  if (reaper_.armed()) loop_.disarm(reaper_);
   by_id_.clear();
   live_.clear();
 }

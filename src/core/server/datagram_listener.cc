@@ -24,7 +24,7 @@ int datagram_listener::open_beside(int stream_fd, std::string& error) {
   sockaddr_storage address{};
   socklen_t length = sizeof(address);
   if (getsockname(stream_fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    error = std::string("getsockname: ") + std::strerror(errno);
+    error = std::string("getsockname: ") + strerrordesc_np(errno);
     return -1;
   }
   if (address.ss_family != AF_INET && address.ss_family != AF_INET6) {
@@ -33,7 +33,7 @@ int datagram_listener::open_beside(int stream_fd, std::string& error) {
   }
   int fd = ::socket(address.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
-    error = std::string("socket: ") + std::strerror(errno);
+    error = std::string("socket: ") + strerrordesc_np(errno);
     return -1;
   }
   int on = 1;
@@ -47,7 +47,7 @@ int datagram_listener::open_beside(int stream_fd, std::string& error) {
     }
   }
   if (::bind(fd, reinterpret_cast<sockaddr*>(&address), length) != 0) {
-    error = std::string("bind: ") + std::strerror(errno);
+    error = std::string("bind: ") + strerrordesc_np(errno);
     ::close(fd);
     return -1;
   }
@@ -96,7 +96,7 @@ void datagram_listener::on_io(uint32_t /*events*/) {
       if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
         // An ICMP error queued on the socket (a port unreachable for an
         // earlier send) fails one read; the next datagram is unaffected.
-        log::write(log::level::debug, "udp receive: %s", std::strerror(errno));
+        log::write(log::level::debug, "udp receive: %s", strerrordesc_np(errno));
         continue;
       }
       return;

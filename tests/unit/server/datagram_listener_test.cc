@@ -1,0 +1,114 @@
+// Unit tests for the datagram listener (src/core/server/datagram_listener.h):
+// its UDP socket stands on the TCP listener's own address and port, a Unix
+// socket has no UDP twin, and every datagram that arrives reaches the sink
+// with its bytes and its sender, through the loop.
+#include "core/server/datagram_listener.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/loop/thread_contract.h"
+
+namespace {
+
+using baton::server::datagram_listener;
+
+int tcp_listener_on_loopback() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  EXPECT_EQ(::listen(fd, 4), 0);
+  return fd;
+}
+
+uint16_t port_of(int fd) {
+  sockaddr_in address{};
+  socklen_t length = sizeof(address);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  return ntohs(address.sin_port);
+}
+
+struct recording_sink final : baton::net::datagram_sink {
+  void on_datagram(const baton::net::datagram& d) override {
+    texts.emplace_back(reinterpret_cast<const char*>(d.data), d.length);
+    ports.push_back(ntohs(reinterpret_cast<const sockaddr_in*>(d.peer)->sin_port));
+  }
+  std::vector<std::string> texts;
+  std::vector<uint16_t> ports;
+};
+
+TEST(DatagramListener, BindsUdpOnTheTcpListenersAddressAndPort) {
+  int tcp = tcp_listener_on_loopback();
+  std::string error;
+  int udp = datagram_listener::open_beside(tcp, error);
+  ASSERT_GE(udp, 0) << error;
+  sockaddr_in address{};
+  socklen_t length = sizeof(address);
+  ASSERT_EQ(getsockname(udp, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  EXPECT_EQ(ntohs(address.sin_port), port_of(tcp));
+  EXPECT_EQ(address.sin_addr.s_addr, htonl(INADDR_LOOPBACK));
+  int type = 0;
+  socklen_t size = sizeof(type);
+  getsockopt(udp, SOL_SOCKET, SO_TYPE, &type, &size);
+  EXPECT_EQ(type, SOCK_DGRAM);
+  ::close(udp);
+  ::close(tcp);
+}
+
+TEST(DatagramListener, AUnixSocketHasNoUdpTwin) {
+  int unix_fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  std::string error;
+  EXPECT_EQ(datagram_listener::open_beside(unix_fd, error), -1);
+  EXPECT_EQ(error, "not an IP socket");
+  ::close(unix_fd);
+}
+
+TEST(DatagramListener, EveryDatagramReachesTheSinkWithItsSender) {
+  baton::loop::event_loop loop;
+  baton::loop::running_pass pass(&loop);
+  int tcp = tcp_listener_on_loopback();
+  std::string error;
+  int udp = datagram_listener::open_beside(tcp, error);
+  ASSERT_GE(udp, 0) << error;
+  recording_sink sink;
+  datagram_listener listener(loop, udp, sink);
+  listener.watch();
+
+  int client = ::socket(AF_INET, SOCK_DGRAM, 0);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  to.sin_port = htons(port_of(tcp));
+  for (const char* text : {"one", "", "three"}) {
+    ASSERT_EQ(::sendto(client, text, std::string(text).size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof(to)),
+              static_cast<ssize_t>(std::string(text).size()));
+  }
+  for (int i = 0; i < 10 && sink.texts.size() < 3; ++i) loop.run_once(1000);
+  EXPECT_EQ(sink.texts, (std::vector<std::string>{"one", "", "three"}));
+  sockaddr_in from{};
+  socklen_t length = sizeof(from);
+  getsockname(client, reinterpret_cast<sockaddr*>(&from), &length);
+  EXPECT_EQ(sink.ports, (std::vector<uint16_t>(3, ntohs(from.sin_port))));
+
+  // Paused, nothing is read; closed, the socket is gone.
+  listener.pause();
+  ::sendto(client, "later", 5, 0, reinterpret_cast<sockaddr*>(&to), sizeof(to));
+  loop.run_once(50);
+  EXPECT_EQ(sink.texts.size(), 3u);
+  listener.close();
+  EXPECT_FALSE(listener.open());
+  ::close(client);
+  ::close(tcp);
+}
+
+}  // namespace
