@@ -13,7 +13,7 @@ import sys
 import httpx
 import pytest
 
-from tests.conftest import tls_args
+from tests.conftest import ASGI_SHAPES, tls_args
 from tests.integration.server import ROOT, Server
 
 from baton import _baton
@@ -24,6 +24,7 @@ import sid_chroot  # noqa: E402
 pytestmark = pytest.mark.skipif(not _baton.HAS_QUIC, reason=f"no QUIC in this build: {_baton.QUIC_ABSENT_REASON}")
 
 WSGI = "tests.integration.apps.wsgi_apps:app"
+ASGI = "tests.integration.apps.wire_apps:asgi"
 HEALTH = "/healthz"
 
 
@@ -31,8 +32,8 @@ HEALTH = "/healthz"
 def start():
     servers = []
 
-    def start_server(*args):
-        server = Server(["--port", "0", "--health-path", HEALTH, *args, WSGI]).start()
+    def start_server(*args, app=WSGI):
+        server = Server(["--port", "0", "--health-path", HEALTH, *args, app]).start()
         servers.append(server)
         return server
 
@@ -102,6 +103,15 @@ def test_aioquic_gets_the_health_path_over_http3_with_200(start, tls_certificate
     assert response["body"] == b"OK\n"
     assert response["headers"]["content-length"] == "3"
     assert response["headers"]["server"] == "baton"
+
+
+@pytest.mark.parametrize("name", list(ASGI_SHAPES))
+def test_every_asgi_shape_serves_http3(start, tls_certificates, name):
+    # The inverted shape's passes are driven by asyncio's loop: the UDP
+    # socket and QUIC's timers are served through them too.
+    server = start("--http3", *ASGI_SHAPES[name], *tls_args(tls_certificates), app=ASGI)
+    _, responses = h3_requests(server.port, str(tls_certificates.ca), [("GET", HEALTH), ("GET", "/x")])
+    assert [r["status"] for r in responses] == [200, 404]
 
 
 def test_one_connection_answers_many_streams_at_once_each_its_own(start, tls_certificates):
