@@ -13,7 +13,7 @@ import sys
 import httpx
 import pytest
 
-from tests.conftest import ASGI_SHAPES, tls_args
+from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
 from tests.integration.server import ROOT, Server
 
 from baton import _baton
@@ -103,6 +103,13 @@ def test_aioquic_gets_the_health_path_over_http3_with_200(start, tls_certificate
     assert response["body"] == b"OK\n"
     assert response["headers"]["content-length"] == "3"
     assert response["headers"]["server"] == "baton"
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_every_wsgi_shape_serves_http3(start, tls_certificates, name):
+    server = start("--http3", *SHAPES[name], *tls_args(tls_certificates))
+    _, responses = h3_requests(server.port, str(tls_certificates.ca), [("GET", HEALTH), ("GET", "/x")])
+    assert [r["status"] for r in responses] == [200, 404]
 
 
 @pytest.mark.parametrize("name", list(ASGI_SHAPES))
