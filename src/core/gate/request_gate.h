@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string_view>
 
 #include "core/exchange/exchange.h"
 #include "core/exchange/forwarded.h"
@@ -45,7 +46,8 @@ struct request_gate {
   // (X-Forwarded-For and the like) count: false too when they are off.
   // Asked once a connection, as its protocol starts: a PROXY header, read
   // before any request, has named the peer by then.
-  bool trusts_peer(const session::session& s) const;
+  bool trusts_peer(const session::session& s) const { return trusts_address(s.peer().address); }
+  bool trusts_address(std::string_view address) const { return http.proxy.enabled && http.proxy.trusts(address); }
   // What a request's exchange reads forwarding headers under: the proxy
   // settings when its peer is trusted, else nothing.
   const exchange::proxy_settings* forwarding(bool peer_trusted) const { return peer_trusted ? &http.proxy : nullptr; }
@@ -64,17 +66,34 @@ struct request_gate {
     if (timing) x.links.started = metrics::stopwatch::now();
   }
 
+  // Where a request came from, for its log lines: the client, and on a
+  // protocol of streams (HTTP/2, HTTP/3) which one ("HTTP/2", 5).
+  struct place {
+    const char* peer;
+    const char* protocol = nullptr;  // null: the connection carries one request at a time
+    int64_t stream = 0;
+  };
+  static place at(const session::session& s, int32_t http2_stream) {
+    return {s.peer_for_log(), http2_stream != 0 ? "HTTP/2" : nullptr, http2_stream};
+  }
+
   // A request refused without the app (`status`, for `reason`): its log
-  // line, naming the client (and the HTTP/2 stream, when not 0), and its
-  // count. The protocol sends the answer in its own wire format.
-  void refused(const session::session& s, int status, const char* reason, int32_t http2_stream = 0) const;
+  // line, naming the client (and the stream, if any), and its count. The
+  // protocol sends the answer in its own wire format.
+  void refused(const place& where, int status, const char* reason) const;
+  void refused(const session::session& s, int status, const char* reason, int32_t http2_stream = 0) const {
+    refused(at(s, http2_stream), status, reason);
+  }
 
   // A request `h` inside the app past the app timeout: its log line,
-  // naming the request and the client (and the HTTP/2 stream, when not 0),
-  // and what becomes of it (`outcome`: "answering 504", or the close or
-  // reset when its answer had begun).
+  // naming the request, the client (and the stream, if any), and what
+  // becomes of it (`outcome`: "answering 504", or the close or reset when
+  // its answer had begun).
+  void app_overran(const place& where, const exchange::request_head& h, const char* outcome) const;
   void app_overran(const session::session& s, const exchange::request_head& h, int32_t http2_stream,
-                   const char* outcome) const;
+                   const char* outcome) const {
+    app_overran(at(s, http2_stream), h, outcome);
+  }
 };
 
 }  // namespace baton::gate

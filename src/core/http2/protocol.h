@@ -50,7 +50,7 @@
 
 #include "core/exchange/exchange.h"
 #include "core/gate/request_gate.h"
-#include "core/http2/request_head.h"
+#include "core/exchange/pseudo_head.h"
 #include "core/http2/response_head.h"
 #include "core/session/protocol_host.h"
 #include "core/session/session.h"
@@ -205,7 +205,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   uint32_t in_app_ = 0;         // streams whose app has not finished
   int32_t highest_stream_id_ = -1;  // the highest the client opened (-1: none; +2 is then 1)
   std::vector<std::pair<int32_t, int32_t>> skipped_;  // ids the client jumped over
-  head_limits head_limits_;
+  exchange::pseudo_limits head_limits_;
   encoded_head head_scratch_;  // a response head's name-value pairs while it is submitted
   exchange::field_list interim_scratch_;  // interim responses taken from an exchange, while they are submitted
   net::output_queue payload_scratch_;  // a DATA frame, header and payload, on its way to the session's output

@@ -67,7 +67,7 @@ void protocol::start_stream(stream& s, bool body_ends) {
   const char* refused = s.head.refusal(head_limits_, status);
   std::vector<exchange::field> fields;
   exchange::request_head h;
-  s.head.describe(body_ends, h, fields);
+  s.head.describe(body_ends, 2, h, fields);
   exchange::exchange* x = gate().host.new_exchange();
   // The exchange takes the head's bytes and fields as they are: no copy.
   x->reset_for(h, s.head.bytes_to_take(), fields, session_.peer(), context_.response_wire,

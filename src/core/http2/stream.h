@@ -28,7 +28,7 @@ enum class stream_phase : uint8_t {
 struct protocol::stream {
   int32_t id = 0;
   exchange::exchange* x = nullptr;  // one reference, once the head is complete
-  request_head head;                // as decoded; its storage freed once the exchange has its copy
+  exchange::pseudo_head head;       // as decoded; its storage freed once the exchange has its copy
   stream_phase phase = stream_phase::head;
   bool body_ended = false;
   bool head_sent = false;     // the response's HEADERS are submitted

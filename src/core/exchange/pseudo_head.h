@@ -1,11 +1,13 @@
-// An HTTP/2 request head as HPACK decodes it, field by field, and RFC
-// 9113's rules about it that decide what an app may see: pseudo-fields
+// A request head that arrives as a field section with pseudo-fields, as
+// HTTP/2's HPACK and HTTP/3's QPACK decode it, field by field, and the
+// rules about it that decide what an app may see (RFC 9113 section 8 and
+// RFC 9114 section 4.2-4.3 say the same): pseudo-fields
 // become the request line, cookie crumbs one field again (8.2.3), a
 // connection-specific field or a bad content-length makes the request
 // malformed (8.2.2, 8.1.1: the stream is reset), and a head too large, with
 // too many fields, with userinfo in :authority or a host that names
-// another origin (8.3.1) is refused with a status. No nghttp2 here: the
-// protocol feeds it, so it is tested on its own (tests/unit/http2/).
+// another origin (8.3.1) is refused with a status. No library here: the
+// protocol feeds it, so it is tested on its own (tests/unit/exchange/).
 //
 // Loop thread only; one per stream, until the exchange takes its copy.
 #pragma once
@@ -18,17 +20,17 @@
 #include "core/exchange/head.h"
 #include "core/util/byte_buffer.h"
 
-namespace baton::http2 {
+namespace baton::exchange {
 
-struct head_limits {
+struct pseudo_limits {
   uint64_t max_list_bytes = 32768;  // RFC 9113 6.5.2's measure: names, values and 32 a field
   size_t max_fields = 100;          // fields that are not pseudo-fields (--max-headers)
 };
 
-class request_head {
+class pseudo_head {
  public:
-  // A decoded field, in the order HPACK gave it.
-  void add(std::string_view name, std::string_view value, const head_limits& limits);
+  // A decoded field, in the order the decoder gave it.
+  void add(std::string_view name, std::string_view value, const pseudo_limits& limits);
 
   // The head is whole. Why the request is malformed (then the stream is
   // reset), or null; it reads the content-length, which a body ending with
@@ -36,11 +38,12 @@ class request_head {
   const char* malformed(bool body_ends);
   // Why the request is refused before any app sees it, with the answer's
   // status (431, 400), or null.
-  const char* refusal(const head_limits& limits, int& status) const;
+  const char* refusal(const pseudo_limits& limits, int& status) const;
   // The exchange's view: `h`'s views point into bytes() (or are
   // constants), the cookies joined into one where the first was, and a host
-  // field from :authority when the client sent none. Call once.
-  void describe(bool body_ends, exchange::request_head& h, std::vector<exchange::field>& fields);
+  // field from :authority when the client sent none; `version` is the
+  // protocol's (2 or 3). Call once.
+  void describe(bool body_ends, uint8_t version, request_head& h, std::vector<field>& fields);
 
   const byte_buffer& bytes() const { return bytes_; }
   // The bytes, for the exchange to take (describe()'s views point into them).
@@ -72,4 +75,4 @@ class request_head {
   int64_t content_length_ = -1;
 };
 
-}  // namespace baton::http2
+}  // namespace baton::exchange

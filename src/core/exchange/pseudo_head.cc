@@ -1,9 +1,9 @@
-#include "core/http2/request_head.h"
+#include "core/exchange/pseudo_head.h"
 
 #include "core/exchange/authority.h"
 #include "core/util/text.h"
 
-namespace baton::http2 {
+namespace baton::exchange {
 
 namespace {
 
@@ -28,7 +28,7 @@ bool connection_specific(std::string_view name, std::string_view value) {
 
 }  // namespace
 
-void request_head::add(std::string_view name, std::string_view value, const head_limits& limits) {
+void pseudo_head::add(std::string_view name, std::string_view value, const pseudo_limits& limits) {
   list_bytes_ += name.size() + value.size() + 32;
   if (list_bytes_ > limits.max_list_bytes) too_large_ = true;
   if (too_large_) return;  // refused with 431: nothing more is kept
@@ -54,7 +54,7 @@ void request_head::add(std::string_view name, std::string_view value, const head
   else if (name == "host" && host_ < 0) host_ = index;
 }
 
-std::string_view request_head::value_of(int i) const {
+std::string_view pseudo_head::value_of(int i) const {
   if (i < 0) return {};
   const span& sp = spans_[static_cast<size_t>(i)];
   return bytes_.view().substr(sp.value_at, sp.value_length);
@@ -63,7 +63,7 @@ std::string_view request_head::value_of(int i) const {
 // RFC 9113 8.1.1: a content-length that is not one number, or that a body
 // ending with the head contradicts, makes the request malformed. The body's
 // own length is held to it as DATA arrives (the protocol's job).
-const char* request_head::malformed(bool body_ends) {
+const char* pseudo_head::malformed(bool body_ends) {
   // RFC 9113 8.3.1: every request names its method; all but CONNECT (8.5)
   // a scheme and a path that is not empty; CONNECT an authority and
   // neither of the others. RFC 8441 section 4: an extended CONNECT (one
@@ -93,7 +93,7 @@ const char* request_head::malformed(bool body_ends) {
   return malformed_;
 }
 
-const char* request_head::refusal(const head_limits& limits, int& status) const {
+const char* pseudo_head::refusal(const pseudo_limits& limits, int& status) const {
   status = 431;
   if (too_large_) return "header list over the size limit";
   if (field_count_ > limits.max_fields) return "more header fields than --max-headers";
@@ -102,11 +102,11 @@ const char* request_head::refusal(const head_limits& limits, int& status) const 
   // RFC 9110 4.2.4: userinfo in an http(s) URI is an error (as it is in an
   // HTTP/1.1 absolute-form target): no app should see credentials there.
   if (authority.find('@') != std::string_view::npos) return "userinfo in :authority";
-  exchange::host_and_port parts;
-  if (!exchange::parse_host_and_port(authority, parts)) return "an invalid :authority";
+  host_and_port parts;
+  if (!parse_host_and_port(authority, parts)) return "an invalid :authority";
   if (host_ >= 0) {
     std::string_view host = value_of(host_);
-    if (authority_ < 0 && !exchange::parse_host_and_port(host, parts)) return "an invalid host field";
+    if (authority_ < 0 && !parse_host_and_port(host, parts)) return "an invalid host field";
     // RFC 9113 8.3.1: a host naming another origin than :authority is
     // malformed; the app would otherwise see whichever the server picked.
     if (authority_ >= 0 && !util::equals_ignore_case(host, authority)) return ":authority and host disagree";
@@ -118,7 +118,7 @@ const char* request_head::refusal(const head_limits& limits, int& status) const 
 // HPACK); before they reach an app they are one field again, joined by
 // "; ". The joined value goes at the end of the bytes, where the exchange's
 // copy of the head takes it from. Returns its span, or -1.
-int request_head::join_cookies() {
+int pseudo_head::join_cookies() {
   if (cookies_ < 2) return -1;
   size_t at = bytes_.size();
   size_t joined = 0;
@@ -137,7 +137,7 @@ int request_head::join_cookies() {
   return static_cast<int>(spans_.size()) - 1;
 }
 
-void request_head::describe(bool body_ends, exchange::request_head& h, std::vector<exchange::field>& fields) {
+void pseudo_head::describe(bool body_ends, uint8_t version, request_head& h, std::vector<field>& fields) {
   int joined_cookie = join_cookies();
   h.method = value_of(method_);
   h.target = value_of(path_);
@@ -146,10 +146,10 @@ void request_head::describe(bool body_ends, exchange::request_head& h, std::vect
   h.path = q == std::string_view::npos ? h.target : h.target.substr(0, q);
   h.query = q == std::string_view::npos ? std::string_view() : h.target.substr(q + 1);
   h.protocol = value_of(protocol_);
-  h.form = h.method == "CONNECT" && h.protocol.empty() ? exchange::target_form::authority
-           : h.target == "*"     ? exchange::target_form::asterisk
-                                 : exchange::target_form::origin;
-  h.version_major = 2;
+  h.form = h.method == "CONNECT" && h.protocol.empty() ? target_form::authority
+           : h.target == "*"     ? target_form::asterisk
+                                 : target_form::origin;
+  h.version_major = version;
   h.version_minor = 0;
   h.is_head = h.method == "HEAD";
   h.content_length = body_ends ? 0 : content_length_;
@@ -172,9 +172,9 @@ void request_head::describe(bool body_ends, exchange::request_head& h, std::vect
   h.field_count = fields.size();
 }
 
-void request_head::clear() {
+void pseudo_head::clear() {
   bytes_ = byte_buffer();
   spans_ = std::vector<span>();
 }
 
-}  // namespace baton::http2
+}  // namespace baton::exchange

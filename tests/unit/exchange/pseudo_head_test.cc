@@ -1,7 +1,7 @@
-// Unit tests for an HTTP/2 request head and RFC 9113's rules about it
-// (src/core/http2/request_head.h), with no nghttp2: the fields are handed
+// Unit tests for a request head sent as a field section with pseudo-fields (HTTP/2's and HTTP/3's) and RFC 9113's rules about it
+// (src/core/exchange/pseudo_head.h), with no nghttp2: the fields are handed
 // over one by one, as HPACK would decode them.
-#include "core/http2/request_head.h"
+#include "core/exchange/pseudo_head.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,6 @@
 
 namespace {
 
-namespace h2 = baton::http2;
 namespace x = baton::exchange;
 using fields_list = std::vector<std::pair<std::string, std::string>>;
 
@@ -26,7 +25,7 @@ fields_list with(fields_list base, const fields_list& more) {
   return base;
 }
 
-void feed(h2::request_head& head, const fields_list& fields, const h2::head_limits& limits = {}) {
+void feed(x::pseudo_head& head, const fields_list& fields, const x::pseudo_limits& limits = {}) {
   for (const auto& [name, value] : fields) head.add(name, value, limits);
 }
 
@@ -38,9 +37,9 @@ struct described {
   std::string method, target, path, query, authority;
 };
 
-described describe(h2::request_head& head, bool body_ends) {
+described describe(x::pseudo_head& head, bool body_ends) {
   described d;
-  head.describe(body_ends, d.head, d.views);
+  head.describe(body_ends, 2, d.head, d.views);
   for (size_t i = 0; i < d.head.field_count; ++i) {
     d.fields.emplace_back(d.head.fields[i].name, d.head.fields[i].value);
   }
@@ -53,21 +52,21 @@ described describe(h2::request_head& head, bool body_ends) {
 }
 
 // The status and reason of refusal(), 0 and null when the head is not refused.
-std::pair<int, const char*> refusal(const h2::request_head& head, const h2::head_limits& limits = {}) {
+std::pair<int, const char*> refusal(const x::pseudo_head& head, const x::pseudo_limits& limits = {}) {
   int status = 0;
   const char* why = head.refusal(limits, status);
   return {why == nullptr ? 0 : status, why};
 }
 
-int refusal_status(const fields_list& fields, const h2::head_limits& limits = {}) {
-  h2::request_head head;
+int refusal_status(const fields_list& fields, const x::pseudo_limits& limits = {}) {
+  x::pseudo_head head;
   feed(head, fields, limits);
   EXPECT_EQ(head.malformed(true), nullptr);
   return refusal(head, limits).first;
 }
 
 const char* malformed(const fields_list& fields, bool body_ends = false) {
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, fields);
   return head.malformed(body_ends);
 }
@@ -75,7 +74,7 @@ const char* malformed(const fields_list& fields, bool body_ends = false) {
 // --- cookies (RFC 9113 8.2.3) ------------------------------------------------
 
 TEST(Http2RequestHead, CookieCrumbsAreJoinedWithSemicolonSpaceIntoOneFieldWhereTheFirstWas) {
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, with(get_root, {{"accept", "*/*"}, {"cookie", "a=1"}, {"x-between", "y"}, {"cookie", "b=2"},
                              {"cookie", "c=3"}, {"x-last", "z"}}));
   ASSERT_EQ(head.malformed(true), nullptr);
@@ -86,7 +85,7 @@ TEST(Http2RequestHead, CookieCrumbsAreJoinedWithSemicolonSpaceIntoOneFieldWhereT
 }
 
 TEST(Http2RequestHead, ASingleCookieFieldIsPassedOnUntouched) {
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, with(get_root, {{"cookie", "a=1;b=2;  c"}, {"x-after", "y"}}));
   ASSERT_EQ(head.malformed(true), nullptr);
   described d = describe(head, true);
@@ -97,7 +96,7 @@ TEST(Http2RequestHead, ASingleCookieFieldIsPassedOnUntouched) {
 // --- host and :authority (RFC 9113 8.3.1) ------------------------------------
 
 TEST(Http2RequestHead, AHostFieldIsMadeFromTheAuthorityWhenTheClientSentNone) {
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, with(get_root, {{"accept", "*/*"}}));
   ASSERT_EQ(head.malformed(true), nullptr);
   EXPECT_EQ(refusal(head).first, 0);
@@ -108,7 +107,7 @@ TEST(Http2RequestHead, AHostFieldIsMadeFromTheAuthorityWhenTheClientSentNone) {
 }
 
 TEST(Http2RequestHead, AHostFieldTheClientSentIsKeptAndNoSecondIsMade) {
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, with(get_root, {{"accept", "*/*"}, {"host", "example.com"}}));
   ASSERT_EQ(head.malformed(true), nullptr);
   EXPECT_EQ(refusal(head).first, 0);
@@ -129,7 +128,7 @@ TEST(Http2RequestHead, AHostThatDiffersFromTheAuthorityOnlyInLetterCaseIsAccepte
 TEST(Http2RequestHead, UserinfoInTheAuthorityIsRefusedWith400) {
   fields_list fields = {
       {":method", "GET"}, {":scheme", "https"}, {":path", "/"}, {":authority", "user:pw@example.com"}};
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, fields);
   ASSERT_EQ(head.malformed(true), nullptr);
   auto [status, why] = refusal(head);
@@ -155,11 +154,11 @@ TEST(Http2RequestHead, WithoutAnAuthorityAnInvalidHostFieldIsRefusedWith400) {
 // --- limits ------------------------------------------------------------------
 
 TEST(Http2RequestHead, MoreFieldsThanMaxFieldsAreRefusedWith431AndPseudoFieldsDoNotCount) {
-  h2::head_limits limits;
+  x::pseudo_limits limits;
   limits.max_fields = 3;
   fields_list three = with(get_root, {{"a", "1"}, {"b", "2"}, {"c", "3"}});
   EXPECT_EQ(refusal_status(three, limits), 0);
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, with(three, {{"d", "4"}}), limits);
   ASSERT_EQ(head.malformed(true), nullptr);
   auto [status, why] = refusal(head, limits);
@@ -168,7 +167,7 @@ TEST(Http2RequestHead, MoreFieldsThanMaxFieldsAreRefusedWith431AndPseudoFieldsDo
 }
 
 TEST(Http2RequestHead, CookieCrumbsCountAsOneFieldAgainstMaxFields) {
-  h2::head_limits limits;
+  x::pseudo_limits limits;
   limits.max_fields = 2;
   fields_list crumbs = with(get_root, {{"cookie", "a=1"}, {"cookie", "b=2"}, {"cookie", "c=3"}, {"accept", "*/*"}});
   EXPECT_EQ(refusal_status(crumbs, limits), 0);
@@ -180,12 +179,12 @@ TEST(Http2RequestHead, AHeaderListOverMaxListBytesIsRefusedWith431) {
   fields_list fields = with(get_root, {{"x-pad", std::string(100, 'p')}});
   uint64_t measure = 0;
   for (const auto& [name, value] : fields) measure += name.size() + value.size() + 32;
-  h2::head_limits exact;
+  x::pseudo_limits exact;
   exact.max_list_bytes = measure;
   EXPECT_EQ(refusal_status(fields, exact), 0);
-  h2::head_limits under;
+  x::pseudo_limits under;
   under.max_list_bytes = measure - 1;
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, fields, under);
   auto [status, why] = refusal(head, under);
   EXPECT_EQ(status, 431);
@@ -230,19 +229,19 @@ TEST(Http2RequestHead, AHeadThatEndsTheStreamWithAPositiveContentLengthIsMalform
 }
 
 TEST(Http2RequestHead, TheContentLengthIsReadAndGivenToTheExchangeUnlessTheHeadEndsTheStream) {
-  h2::request_head sent;
+  x::pseudo_head sent;
   feed(sent, with(get_root, {{"content-length", "1234"}}));
   ASSERT_EQ(sent.malformed(false), nullptr);
   EXPECT_EQ(sent.content_length(), 1234);
   EXPECT_EQ(describe(sent, false).head.content_length, 1234);
 
-  h2::request_head none;
+  x::pseudo_head none;
   feed(none, get_root);
   ASSERT_EQ(none.malformed(false), nullptr);
   EXPECT_EQ(none.content_length(), -1);
   EXPECT_EQ(describe(none, false).head.content_length, -1) << "a body without a length ends with the stream";
 
-  h2::request_head ended;
+  x::pseudo_head ended;
   feed(ended, get_root);
   ASSERT_EQ(ended.malformed(true), nullptr);
   EXPECT_EQ(describe(ended, true).head.content_length, 0);
@@ -251,7 +250,7 @@ TEST(Http2RequestHead, TheContentLengthIsReadAndGivenToTheExchangeUnlessTheHeadE
 // --- the exchange's view -----------------------------------------------------
 
 TEST(Http2RequestHead, TheRequestLineComesFromThePseudoFields) {
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, {{":method", "HEAD"}, {":scheme", "https"}, {":path", "/a/b?x=1&y"}, {":authority", "example.com"}});
   ASSERT_EQ(head.malformed(true), nullptr);
   described d = describe(head, true);
@@ -266,7 +265,7 @@ TEST(Http2RequestHead, TheRequestLineComesFromThePseudoFields) {
 }
 
 TEST(Http2RequestHead, ConnectIsAuthorityForm) {
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, {{":method", "CONNECT"}, {":authority", "example.com:443"}});
   ASSERT_EQ(head.malformed(false), nullptr);
   described d = describe(head, false);
@@ -275,19 +274,19 @@ TEST(Http2RequestHead, ConnectIsAuthorityForm) {
 }
 
 TEST(Http2RequestHead, AnAsteriskPathIsAsteriskForm) {
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, {{":method", "OPTIONS"}, {":scheme", "https"}, {":path", "*"}, {":authority", "example.com"}});
   ASSERT_EQ(head.malformed(true), nullptr);
   EXPECT_EQ(describe(head, true).head.form, x::target_form::asterisk);
 }
 
 TEST(Http2RequestHead, TheViewsOfDescribePointIntoBytes) {
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, with(get_root, {{"cookie", "a=1"}, {"accept", "*/*"}, {"cookie", "b=2"}}));
   ASSERT_EQ(head.malformed(true), nullptr);
   x::request_head h;
   std::vector<x::field> fields;
-  head.describe(true, h, fields);
+  head.describe(true, 2, h, fields);
   const baton::byte_buffer& bytes = head.bytes();
   auto inside = [&](std::string_view v) {
     return v.data() >= bytes.data() && v.data() + v.size() <= bytes.data() + bytes.size();
@@ -313,7 +312,7 @@ TEST(Http2RequestHead, TheViewsOfDescribePointIntoBytes) {
 namespace {
 
 const char* malformed_without(const std::string& pseudo) {
-  h2::request_head head;
+  x::pseudo_head head;
   fields_list fields;
   for (const auto& f : get_root) {
     if (f.first != pseudo) fields.push_back(f);
@@ -329,22 +328,22 @@ TEST(Http2RequestHead, ARequestWithoutItsMethodSchemeOrPathIsMalformed) {
   EXPECT_STREQ(malformed_without(":method"), "no :method");
   EXPECT_STREQ(malformed_without(":scheme"), "no :scheme or no :path");
   EXPECT_STREQ(malformed_without(":path"), "no :scheme or no :path");
-  h2::request_head empty_path;
+  x::pseudo_head empty_path;
   feed(empty_path, {{":method", "GET"}, {":scheme", "https"}, {":path", ""}, {":authority", "example.com"}});
   EXPECT_NE(empty_path.malformed(true), nullptr);
-  h2::request_head whole;
+  x::pseudo_head whole;
   feed(whole, get_root);
   EXPECT_EQ(whole.malformed(true), nullptr);
 }
 
 TEST(Http2RequestHead, AConnectNeedsAnAuthorityAndNoSchemeOrPath) {
-  h2::request_head connect;
+  x::pseudo_head connect;
   feed(connect, {{":method", "CONNECT"}, {":authority", "example.com:443"}});
   EXPECT_EQ(connect.malformed(true), nullptr);
-  h2::request_head with_path;
+  x::pseudo_head with_path;
   feed(with_path, {{":method", "CONNECT"}, {":authority", "example.com:443"}, {":path", "/"}});
   EXPECT_NE(with_path.malformed(true), nullptr);
-  h2::request_head no_authority;
+  x::pseudo_head no_authority;
   feed(no_authority, {{":method", "CONNECT"}});
   EXPECT_NE(no_authority.malformed(true), nullptr);
 }
@@ -353,7 +352,7 @@ TEST(Http2RequestHead, AConnectNeedsAnAuthorityAndNoSchemeOrPath) {
 // plain CONNECT, :scheme and :path; it is an origin-form request for that
 // path, and :protocol on any other method is malformed.
 TEST(Http2RequestHead, AnExtendedConnectNamesItsProtocolSchemeAndPath) {
-  h2::request_head head;
+  x::pseudo_head head;
   feed(head, {{":method", "CONNECT"}, {":protocol", "websocket"}, {":scheme", "https"}, {":path", "/chat?room=1"},
               {":authority", "example.com"}, {"sec-websocket-version", "13"}});
   ASSERT_EQ(head.malformed(false), nullptr);
@@ -366,17 +365,17 @@ TEST(Http2RequestHead, AnExtendedConnectNamesItsProtocolSchemeAndPath) {
 }
 
 TEST(Http2RequestHead, AnExtendedConnectWithoutItsPseudoFieldsOrAProtocolOffConnectIsMalformed) {
-  h2::request_head no_path;
+  x::pseudo_head no_path;
   feed(no_path, {{":method", "CONNECT"}, {":protocol", "websocket"}, {":scheme", "https"}, {":authority", "a"}});
   EXPECT_NE(no_path.malformed(false), nullptr);
-  h2::request_head no_authority;
+  x::pseudo_head no_authority;
   feed(no_authority, {{":method", "CONNECT"}, {":protocol", "websocket"}, {":scheme", "https"}, {":path", "/"}});
   EXPECT_NE(no_authority.malformed(false), nullptr);
-  h2::request_head on_get;
+  x::pseudo_head on_get;
   feed(on_get, {{":method", "GET"}, {":protocol", "websocket"}, {":scheme", "https"}, {":path", "/"},
                 {":authority", "a"}});
   EXPECT_NE(on_get.malformed(true), nullptr);
-  h2::request_head plain_get;
+  x::pseudo_head plain_get;
   feed(plain_get, {{":method", "GET"}, {":scheme", "https"}, {":path", "/"}, {":authority", "a"}});
   EXPECT_EQ(plain_get.malformed(true), nullptr);
   EXPECT_TRUE(describe(plain_get, true).head.protocol.empty());
