@@ -47,6 +47,7 @@ struct interned_names {
   PyObject* v1_1;
   PyObject* v1_0;
   PyObject* v2;
+  PyObject* v3;
   PyObject* https;
   PyObject* http;
   PyObject* websocket;
@@ -102,6 +103,7 @@ struct interned_names {
   PyObject* HTTP_1_1;
   PyObject* HTTP_1_0;
   PyObject* HTTP_2_0;
+  PyObject* HTTP_3_0;
   PyObject* empty;
   PyObject* close;
 };

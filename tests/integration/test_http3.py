@@ -1,8 +1,8 @@
-"""HTTP/3's first light (docs/http3.md): --http3 opens a UDP socket beside
+"""HTTP/3's transport (docs/http3.md): --http3 opens a UDP socket beside
 each TCP listener and answers over QUIC, with real HTTP/3 clients: aioquic
 (from the project's PyPI lock) and, where the sid chroot is, Debian sid's
-curl, built with ngtcp2. For now the core answers every request itself: 200
-on the health path, 404 elsewhere; the app is not reached yet."""
+curl, built with ngtcp2. The health path is the core's, everything else
+the app's (test_http3_requests.py follows requests into the apps)."""
 
 import asyncio
 import os
@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
+from tests.integration.h3client import h3_exchange
 from tests.integration.server import ROOT, Server
 
 from baton import _baton
@@ -43,56 +44,7 @@ def start():
 
 
 def h3_requests(port: int, ca: str, requests: list[tuple[str, str]]) -> tuple[str, list[dict]]:
-    """Sends `requests` ((method, path) pairs) over one QUIC connection with aioquic, at once, each on its
-    own stream; returns the ALPN the handshake chose and each response ({"status", "headers", "body"})."""
-    from aioquic.asyncio import connect
-    from aioquic.asyncio.protocol import QuicConnectionProtocol
-    from aioquic.h3.connection import H3_ALPN, H3Connection
-    from aioquic.h3.events import DataReceived, HeadersReceived
-    from aioquic.quic.configuration import QuicConfiguration
-
-    class Client(QuicConnectionProtocol):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            self.http = H3Connection(self._quic)
-            self.responses: dict[int, dict] = {}
-            self.waiting: dict[int, asyncio.Future] = {}
-
-        def quic_event_received(self, event):
-            for e in self.http.handle_event(event):
-                if not isinstance(e, (HeadersReceived, DataReceived)):
-                    continue
-                r = self.responses.setdefault(e.stream_id, {"status": None, "headers": {}, "body": b""})
-                if isinstance(e, HeadersReceived):
-                    fields = {k.decode(): v.decode() for k, v in e.headers}
-                    r["status"] = int(fields.pop(":status"))
-                    r["headers"].update(fields)
-                else:
-                    r["body"] += e.data
-                if e.stream_ended:
-                    self.waiting.pop(e.stream_id).set_result(r)
-
-        def request(self, method: str, path: str) -> asyncio.Future:
-            stream_id = self._quic.get_next_available_stream_id()
-            self.http.send_headers(stream_id, [(b":method", method.encode()), (b":scheme", b"https"),
-                                               (b":authority", f"localhost:{port}".encode()),
-                                               (b":path", path.encode())], end_stream=True)
-            future = asyncio.get_running_loop().create_future()
-            self.waiting[stream_id] = future
-            return future
-
-    async def run():
-        configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name="localhost")
-        configuration.load_verify_locations(ca)
-        # A handshake nobody answers gives up after this, not aioquic's minute.
-        configuration.idle_timeout = 3.0
-        async with connect("127.0.0.1", port, configuration=configuration, create_protocol=Client) as client:
-            futures = [client.request(method, path) for method, path in requests]
-            client.transmit()
-            responses = await asyncio.wait_for(asyncio.gather(*futures), 15)
-            return client._quic.tls.alpn_negotiated, responses
-
-    return asyncio.run(run())
+    return h3_exchange(port, ca, requests)
 
 
 def test_aioquic_gets_the_health_path_over_http3_with_200(start, tls_certificates):
@@ -129,7 +81,7 @@ def test_one_connection_answers_many_streams_at_once_each_its_own(start, tls_cer
     _, responses = h3_requests(server.port, str(tls_certificates.ca), asked)
     statuses = [r["status"] for r in responses]
     assert statuses == [200, 404, 405] * 12
-    assert [r["body"] for r in responses[:3]] == [b"OK\n", b"not found\n", b"GET or HEAD\n"]
+    assert [r["body"] for r in responses[:3]] == [b"OK\n", b"not found", b"GET or HEAD\n"]
 
 
 def test_tcp_still_serves_https_beside_http3(start, tls_certificates):

@@ -245,7 +245,7 @@ py_ref asgi_runner::build_scope(exchange::exchange& s) {
   py_ref scope = py_ref::steal(PyDict_Copy(t.scope.get()));
   if (!scope) return {};
   PyObject* d = scope.get();
-  bool ok = PyDict_SetItem(d, names.http_version, head.version_major == 2 ? names.v2 : head.version_minor == 1 ? names.v1_1 : names.v1_0) == 0 &&
+  bool ok = PyDict_SetItem(d, names.http_version, head.version_major == 1 ? (head.version_minor == 1 ? names.v1_1 : names.v1_0) : head.version_major == 2 ? names.v2 : names.v3) == 0 &&
             (websocket || set_new(d, names.method, method_text(head.method))) && set_target(d, head);
   py_ref headers = ok ? header_list(head) : py_ref();
   ok = headers && PyDict_SetItem(d, names.headers, headers.get()) == 0 && set_client(d, s.peer());

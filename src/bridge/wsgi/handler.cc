@@ -291,7 +291,7 @@ py_ref wsgi_handler::build_environ(wsgi_thread_state& state, exchange::exchange&
   ok = ok && (head.query.empty() ? PyDict_SetItem(env, names.QUERY_STRING, names.empty) == 0
                                  : set_item(env, names.QUERY_STRING, latin1(head.query)));
   ok = ok && set_item(env, names.RAW_URI, latin1(head.target));
-  ok = ok && PyDict_SetItem(env, names.SERVER_PROTOCOL, head.version_major == 2 ? names.HTTP_2_0 : head.version_minor == 1 ? names.HTTP_1_1 : names.HTTP_1_0) == 0;
+  ok = ok && PyDict_SetItem(env, names.SERVER_PROTOCOL, head.version_major == 1 ? (head.version_minor == 1 ? names.HTTP_1_1 : names.HTTP_1_0) : head.version_major == 2 ? names.HTTP_2_0 : names.HTTP_3_0) == 0;
   exchange::peer_info peer = s.peer();
   ok = ok && set_item(env, names.REMOTE_ADDR, remote_addr(state, peer.address));
   ok = ok && set_item(env, names.REMOTE_PORT, remote_port(state, peer.port));

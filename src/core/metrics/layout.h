@@ -22,8 +22,8 @@
 namespace baton::metrics {
 
 // What carried the request.
-enum class protocol : uint8_t { http1, h2, websocket };
-constexpr size_t protocol_count = 3;
+enum class protocol : uint8_t { http1, h2, websocket, h3 };
+constexpr size_t protocol_count = 4;
 const char* protocol_name(protocol p);
 
 // Status classes 1xx to 5xx (index 0 to 4).

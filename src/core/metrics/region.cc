@@ -36,6 +36,7 @@ const char* protocol_name(protocol p) {
     case protocol::http1: return "http/1.1";
     case protocol::h2: return "h2";
     case protocol::websocket: return "websocket";
+    case protocol::h3: return "h3";
   }
   return "other";
 }

@@ -28,6 +28,14 @@ class datagram_sink {
  public:
   virtual ~datagram_sink() = default;
   virtual void on_datagram(const datagram& d) = 0;
+  // A drain: no new connections; those open finish what they carry
+  // (QUIC: HTTP/3's GOAWAY).
+  virtual void drain() {}
+  // The sockets are closing: whatever the sink keeps that answers through
+  // them ends now (QUIC: every connection closes).
+  virtual void close_all() {}
+  // Connections still open (a drain is over when none is).
+  virtual size_t open_connections() const { return 0; }
 };
 
 }  // namespace baton::net

@@ -33,7 +33,7 @@ connection& self_of(void* p) { return *static_cast<connection*>(p); }
 
 }  // namespace
 
-connection::connection(endpoint& owner, const std::string& health_path) : owner_(owner), h3_(health_path) {
+connection::connection(endpoint& owner, const context& ctx) : owner_(owner), h3_(ctx, *this) {
   ngtcp2_ccerr_default(&last_error_);
 }
 
@@ -49,8 +49,7 @@ ngtcp2_conn* connection::conn_of(ngtcp2_crypto_conn_ref* ref) {
 bool connection::accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const ngtcp2_cid& scid,
                         const ngtcp2_cid* original, std::string& error) {
   fd_ = d.fd;
-  std::memcpy(&peer_, d.peer, d.peer_length);
-  peer_length_ = d.peer_length;
+  set_peer(d);
   std::memcpy(&local_, d.local, d.local_length);
   local_length_ = d.local_length;
   ngtcp2_path path{{reinterpret_cast<ngtcp2_sockaddr*>(&local_), local_length_},
@@ -125,7 +124,9 @@ void connection::receive(const net::datagram& d) {
                    {const_cast<ngtcp2_sockaddr*>(d.peer), d.peer_length},
                    nullptr};
   ngtcp2_pkt_info info{};
+  reading_ = true;
   int rv = ngtcp2_conn_read_pkt(conn_, &path, &info, d.data, d.length, now_ns());
+  reading_ = false;
   if (rv == NGTCP2_ERR_RETRY) {
     // This first Initial cannot be taken as it is (retry.h says when): the
     // client is asked to start again, proving its address, and this
@@ -149,7 +150,60 @@ void connection::receive(const net::datagram& d) {
   // it now is.
   std::memcpy(&peer_, d.peer, d.peer_length);
   peer_length_ = d.peer_length;
+  // The requests whose heads came in it go to their apps (an inline app
+  // answers at once), then everything due goes out in one flush.
+  reading_ = true;
+  h3_.dispatch_ready();
+  reading_ = false;
   flush();
+}
+
+void connection::wake() {
+  if (!reading_ && !closed_) flush();
+}
+
+void connection::set_peer(const net::datagram& d) {
+  std::memcpy(&peer_, d.peer, d.peer_length);
+  peer_length_ = d.peer_length;
+  const void* address = peer_.ss_family == AF_INET6
+                            ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(&peer_)->sin6_addr)
+                            : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(&peer_)->sin_addr);
+  if (inet_ntop(peer_.ss_family, address, peer_text_, sizeof(peer_text_)) == nullptr) std::strcpy(peer_text_, "?");
+  peer_port_ = ntohs(peer_.ss_family == AF_INET6 ? reinterpret_cast<const sockaddr_in6*>(&peer_)->sin6_port
+                                                 : reinterpret_cast<const sockaddr_in*>(&peer_)->sin_port);
+}
+
+exchange::peer_info connection::peer() const {
+  exchange::peer_info p;
+  p.address = peer_text_;
+  p.port = peer_port_;
+  p.tls = &tls_facts_;
+  return p;
+}
+
+void connection::drain() {
+  if (closed_ || draining_) return;
+  draining_ = true;
+  if (h3_.started()) nghttp3_conn_shutdown(h3_.native());
+  flush();
+}
+
+// The server stops: the client is told (H3_NO_ERROR) and every request
+// still open is let go.
+void connection::close_now() {
+  if (closed_) return;
+  h3_.close_streams();
+  ngtcp2_ccerr_set_application_error(&last_error_, NGHTTP3_H3_NO_ERROR, nullptr, 0);
+  error_set_ = true;
+  uint8_t packet[NGTCP2_MAX_UDP_PAYLOAD_SIZE];
+  ngtcp2_path_storage ps;
+  ngtcp2_path_storage_zero(&ps);
+  ngtcp2_pkt_info info{};
+  ngtcp2_ssize n = ngtcp2_conn_write_connection_close(conn_, &ps.path, &info, packet, sizeof(packet), &last_error_,
+                                                      now_ns());
+  if (n > 0) send_packet(packet, static_cast<size_t>(n), ps.path);
+  closed_ = true;
+  owner_.closed(this);
 }
 
 void connection::on_timer() {
@@ -220,6 +274,11 @@ void connection::flush() {
     ++sent;
   }
   ngtcp2_conn_update_pkt_tx_time(conn_, ts);
+  // Drained: the GOAWAY is out and no request is left.
+  if (draining_ && h3_.open_streams() == 0) {
+    close_now();
+    return;
+  }
   arm_expiry();
 }
 
@@ -257,12 +316,8 @@ void connection::fail(int liberr, const char* where) {
       ngtcp2_ccerr_set_liberr(&last_error_, liberr, nullptr, 0);
     }
   }
-  char peer[INET6_ADDRSTRLEN] = "?";
-  const void* address = peer_.ss_family == AF_INET6
-                            ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(&peer_)->sin6_addr)
-                            : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(&peer_)->sin_addr);
-  inet_ntop(peer_.ss_family, address, peer, sizeof(peer));
-  log::write(log::level::info, "quic: closing the connection from %s (%s: %s)", peer, where, ngtcp2_strerror(liberr));
+  log::write(log::level::info, "quic: closing the connection from %s (%s: %s)", peer_text_, where,
+             ngtcp2_strerror(liberr));
   uint8_t packet[NGTCP2_MAX_UDP_PAYLOAD_SIZE];
   ngtcp2_path_storage ps;
   ngtcp2_path_storage_zero(&ps);
@@ -281,7 +336,16 @@ int connection::on_recv_stream_data(ngtcp2_conn*, uint32_t flags, int64_t stream
   connection& c = self_of(self);
   if (!c.h3_.started()) return NGTCP2_ERR_CALLBACK_FAILURE;
   int64_t consumed = c.h3_.read_stream(stream_id, data, length, (flags & NGTCP2_STREAM_DATA_FLAG_FIN) != 0, now_ns());
+  if ((consumed == NGHTTP3_ERR_MALFORMED_HTTP_HEADER || consumed == NGHTTP3_ERR_MALFORMED_HTTP_MESSAGING) &&
+      ngtcp2_is_bidi_stream(stream_id)) {
+    // A malformed request is an error of its stream, not of the connection
+    // (RFC 9114 section 4.1.2): it is reset, and its bytes credited back.
+    c.h3_.malformed(stream_id, nghttp3_strerror(static_cast<int>(consumed)));
+    consumed = static_cast<int64_t>(length);
+  }
   if (consumed < 0) {
+    log::write(log::level::info, "quic: HTTP/3 error on the connection from %s, stream %lld: %s", c.peer_text_,
+               static_cast<long long>(stream_id), nghttp3_strerror(static_cast<int>(consumed)));
     c.h3_error(static_cast<int>(consumed));
     return NGTCP2_ERR_CALLBACK_FAILURE;
   }
@@ -307,7 +371,7 @@ int connection::on_stream_close(ngtcp2_conn*, uint32_t flags, int64_t stream_id,
 }
 
 int connection::on_stream_reset(ngtcp2_conn*, int64_t stream_id, uint64_t, uint64_t, void* self, void*) {
-  self_of(self).h3_.shutdown_read(stream_id);
+  self_of(self).h3_.peer_reset(stream_id);
   return 0;
 }
 
@@ -330,7 +394,10 @@ int connection::on_extend_max_stream_data(ngtcp2_conn*, int64_t stream_id, uint6
 // client's transport parameters, and a client's first request may ride in
 // the same datagram as its Finished, so this runs before that is read.
 int connection::on_handshake_completed(ngtcp2_conn* conn, void* self) {
-  return self_of(self).h3_.start(conn) == 0 ? 0 : NGTCP2_ERR_CALLBACK_FAILURE;
+  connection& c = self_of(self);
+  c.tls_facts_.version = 0x0304;  // QUIC is TLS 1.3 only (RFC 9001 section 4.2)
+  c.tls_facts_.cipher_suite = c.tls_.cipher_suite();
+  return c.h3_.start(conn) == 0 ? 0 : NGTCP2_ERR_CALLBACK_FAILURE;
 }
 
 void connection::on_rand(uint8_t* dest, size_t length, const ngtcp2_rand_ctx*) {

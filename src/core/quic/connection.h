@@ -24,6 +24,8 @@
 
 #include "core/loop/event_loop.h"
 #include "core/net/datagram.h"
+#include "core/net/tls_facts.h"
+#include "core/quic/context.h"
 #include "core/quic/http3_server.h"
 #include "core/quic/tls_server.h"
 
@@ -31,9 +33,9 @@ namespace baton::quic {
 
 class endpoint;
 
-class connection final : private loop::timer_handler {
+class connection final : private loop::timer_handler, private connection_link {
  public:
-  connection(endpoint& owner, const std::string& health_path);
+  connection(endpoint& owner, const context& ctx);
   ~connection();
   connection(const connection&) = delete;
   connection& operator=(const connection&) = delete;
@@ -48,9 +50,21 @@ class connection final : private loop::timer_handler {
   // A datagram for this connection: read, answered, the timer re-armed.
   void receive(const net::datagram& d);
   bool closed() const { return closed_; }
+  // A drain: GOAWAY (no request past those taken), then closed once
+  // every request is done.
+  void drain();
+  // The server stops: CONNECTION_CLOSE (H3_NO_ERROR) sent, every stream's
+  // exchange let go, closed.
+  void close_now();
 
  private:
   void on_timer() override;  // ngtcp2's expiry
+  // connection_link
+  const char* peer_for_log() const override { return peer_text_; }
+  exchange::peer_info peer() const override;
+  void wake() override;
+  void set_peer(const net::datagram& d);
+  void end();
   // Sends what ngtcp2 has ready (at most a burst), then re-arms the timer.
   void flush();
   // A connection error: CONNECTION_CLOSE sent once, then closed.
@@ -94,7 +108,12 @@ class connection final : private loop::timer_handler {
   socklen_t local_length_ = 0;
   sockaddr_storage peer_{};
   socklen_t peer_length_ = 0;
+  char peer_text_[64] = "?";  // the address, for log lines and the exchange
+  uint16_t peer_port_ = 0;
+  net::tls_facts tls_facts_;
   bool closed_ = false;
+  bool reading_ = false;
+  bool draining_ = false;  // inside receive(): output waits until the datagram is read
   loop::timer expiry_{this};
 };
 

@@ -14,9 +14,9 @@ std::string key_of(const ngtcp2_cid& cid) { return std::string(reinterpret_cast<
 
 }  // namespace
 
-std::unique_ptr<endpoint> endpoint::make(loop::event_loop& loop, const net::tls_context& tls,
-                                         std::string health_path, std::string& error) {
-  std::unique_ptr<endpoint> made(new endpoint(loop, std::move(health_path)));
+std::unique_ptr<endpoint> endpoint::make(loop::event_loop& loop, const net::tls_context& tls, const context& ctx,
+                                         std::string& error) {
+  std::unique_ptr<endpoint> made(new endpoint(loop, ctx));
   made->tls_ = tls_server::make(tls, error);
   if (made->tls_ == nullptr) return nullptr;
   if (RAND_bytes(made->reset_secret_.data(), static_cast<int>(made->reset_secret_.size())) != 1 ||
@@ -27,8 +27,7 @@ std::unique_ptr<endpoint> endpoint::make(loop::event_loop& loop, const net::tls_
   return made;
 }
 
-endpoint::endpoint(loop::event_loop& loop, std::string health_path)
-    : loop_(loop), health_path_(std::move(health_path)) {}
+endpoint::endpoint(loop::event_loop& loop, const context& ctx) : loop_(loop), context_(ctx) {}
 
 endpoint::~endpoint() {
   if (reaper_.armed()) loop_.disarm(reaper_);
@@ -50,6 +49,7 @@ void endpoint::on_datagram(const net::datagram& d) {
 }
 
 void endpoint::accept(const net::datagram& d) {
+  if (draining_) return;  // no new connection while the server drains
   ngtcp2_pkt_hd hd;
   if (ngtcp2_accept(&hd, d.data, d.length) != 0) return;  // not a client's Initial: dropped
   ngtcp2_cid original;
@@ -58,7 +58,7 @@ void endpoint::accept(const net::datagram& d) {
     if (!retry_.verify(d, hd, original, now_ns())) return;  // forged, stale or from elsewhere: dropped
     retried = &original;
   }
-  auto made = std::make_unique<connection>(*this, health_path_);
+  auto made = std::make_unique<connection>(*this, context_);
   connection* c = made.get();
   ngtcp2_cid scid;
   issue(scid, c);
@@ -88,6 +88,16 @@ void endpoint::retry(const net::datagram& d) {
   if (!retry_.send(d, hd, retry_scid, now_ns())) {
     log::write(log::level::debug, "quic: a Retry could not be sent");
   }
+}
+
+void endpoint::drain() {
+  draining_ = true;
+  for (auto& [c, owned] : live_) c->drain();
+}
+
+void endpoint::close_all() {
+  for (auto& [c, owned] : live_) c->close_now();
+  on_timer();
 }
 
 void endpoint::retire(const ngtcp2_cid& cid) { by_id_.erase(key_of(cid)); }

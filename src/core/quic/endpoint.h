@@ -20,6 +20,7 @@
 #include "core/loop/event_loop.h"
 #include "core/net/datagram.h"
 #include "core/net/tls.h"
+#include "core/quic/context.h"
 #include "core/quic/retry.h"
 #include "core/quic/tls_server.h"
 
@@ -30,14 +31,19 @@ class connection;
 class endpoint final : public net::datagram_sink, private loop::timer_handler {
  public:
   // Null with `error` saying why (the TLS context could not be made).
-  // `health_path`: "" for none.
-  static std::unique_ptr<endpoint> make(loop::event_loop& loop, const net::tls_context& tls,
-                                        std::string health_path, std::string& error);
+  // `ctx` (the loop's request gate and response framing) outlives this.
+  static std::unique_ptr<endpoint> make(loop::event_loop& loop, const net::tls_context& tls, const context& ctx,
+                                        std::string& error);
   ~endpoint();
   endpoint(const endpoint&) = delete;
   endpoint& operator=(const endpoint&) = delete;
 
   void on_datagram(const net::datagram& d) override;
+  // A drain: new connections are dropped, each open one sends GOAWAY and
+  // closes once its requests are done.
+  void drain() override;
+  // The server stops: every connection closes now (H3_NO_ERROR).
+  void close_all() override;
 
   // For the connections.
   loop::event_loop& loop() { return loop_; }
@@ -52,22 +58,23 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   void retry(const net::datagram& d);
   // A connection closed: freed on the next turn, not inside its own call.
   void closed(connection* c);
-  size_t connections() const { return live_.size(); }
+  size_t open_connections() const override { return live_.size(); }
 
   // The length of every connection ID this server issues.
   static constexpr size_t cid_length = 18;
 
  private:
-  endpoint(loop::event_loop& loop, std::string health_path);
+  endpoint(loop::event_loop& loop, const context& ctx);
   void on_timer() override;  // frees the connections that closed
   void accept(const net::datagram& d);
   void forget(connection* c);
 
   loop::event_loop& loop_;
-  const std::string health_path_;
+  const context context_;
   std::unique_ptr<tls_server> tls_;
   std::array<uint8_t, 32> reset_secret_{};
   retry_tokens retry_;
+  bool draining_ = false;
   std::unordered_map<std::string, connection*> by_id_;
   std::unordered_map<connection*, std::unique_ptr<connection>> live_;
   std::vector<connection*> dead_;

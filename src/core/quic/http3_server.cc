@@ -1,44 +1,100 @@
+// The connection's nghttp3: made once the handshake is done, fed the
+// streams' bytes, told QUIC's news; its callbacks, each a trampoline to a
+// member; and the request streams' records.
 #include "core/quic/http3_server.h"
 
-#include <cstring>
 #include <string_view>
 
+#include "core/metrics/record.h"
+
 namespace baton::quic {
-namespace {
 
-// The fixed answers of this first version (docs/http3.md).
-constexpr const char* ok_body = "OK\n";
-constexpr const char* not_found_body = "not found\n";
-constexpr const char* wrong_method_body = "GET or HEAD\n";
+struct h3_callbacks {
+  static http3_server& self(void* p) { return *static_cast<http3_server*>(p); }
+  static std::string_view text(nghttp3_rcbuf* b) {
+    nghttp3_vec v = nghttp3_rcbuf_get_buf(b);
+    return {reinterpret_cast<const char*>(v.base), v.len};
+  }
+  static int recv_header(nghttp3_conn*, int64_t id, int32_t, nghttp3_rcbuf* name, nghttp3_rcbuf* value, uint8_t,
+                         void* user, void*) {
+    self(user).add_field(id, text(name), text(value));
+    return 0;
+  }
+  static int end_headers(nghttp3_conn*, int64_t id, int fin, void* user, void*) {
+    self(user).start_stream(id, fin != 0);
+    return 0;
+  }
+  static int recv_data(nghttp3_conn*, int64_t id, const uint8_t* data, size_t length, void* user, void*) {
+    self(user).deliver(id, data, length);
+    return 0;
+  }
+  static int end_stream(nghttp3_conn*, int64_t id, void* user, void*) {
+    self(user).end_body(id);
+    return 0;
+  }
+  // Bytes nghttp3 held back (QPACK's blocked streams) and has now used:
+  // credit the client gets back.
+  static int deferred_consume(nghttp3_conn*, int64_t id, size_t consumed, void* user, void*) {
+    http3_server& s = self(user);
+    ngtcp2_conn_extend_max_stream_offset(s.quic_, id, consumed);
+    ngtcp2_conn_extend_max_offset(s.quic_, consumed);
+    return 0;
+  }
+  static int acked_stream_data(nghttp3_conn*, int64_t id, uint64_t length, void* user, void*) {
+    http3_server& s = self(user);
+    request_stream* r = s.find(id);
+    if (r == nullptr) return 0;
+    r->sent.acknowledged(length);
+    // A body held back while its bytes waited for acknowledgement goes on.
+    if (r->blocked && r->head_sent) {
+      r->blocked = false;
+      nghttp3_conn_resume_stream(s.h3_, id);
+    }
+    if (r->x != nullptr && !r->reset) r->x->set_backlog(r->pending.buffered_bytes() + r->sent.unacknowledged());
+    return 0;
+  }
+  static int stream_close(nghttp3_conn*, int64_t id, uint64_t code, void* user, void*) {
+    return self(user).stream_closed_by_h3(id, code);
+  }
+  static int stop_sending(nghttp3_conn*, int64_t id, uint64_t code, void* user, void*) {
+    ngtcp2_conn_shutdown_stream_read(self(user).quic_, 0, id, code);
+    return 0;
+  }
+  static int reset_stream(nghttp3_conn*, int64_t id, uint64_t code, void* user, void*) {
+    ngtcp2_conn_shutdown_stream_write(self(user).quic_, 0, id, code);
+    return 0;
+  }
+};
 
-nghttp3_nv field(std::string_view name, std::string_view value) {
-  return {reinterpret_cast<const uint8_t*>(name.data()), reinterpret_cast<const uint8_t*>(value.data()),
-          name.size(), value.size(), NGHTTP3_NV_FLAG_NONE};
+http3_server::http3_server(const context& ctx, connection_link& link) : context_(ctx), link_(link) {
+  limits_.max_fields = ctx.gate.http.request_limits.max_headers;
 }
 
-http3_server& self_of(void* p) { return *static_cast<http3_server*>(p); }
-
-}  // namespace
-
 http3_server::~http3_server() {
+  close_streams();
   if (h3_ != nullptr) nghttp3_conn_del(h3_);
 }
 
 int http3_server::start(ngtcp2_conn* quic) {
   quic_ = quic;
+  peer_trusted_ = gate().trusts_address(link_.peer().address);
   nghttp3_callbacks callbacks{};
-  callbacks.stream_close = on_stream_close;
-  callbacks.recv_data = on_recv_data;
-  callbacks.deferred_consume = on_deferred_consume;
-  callbacks.recv_header = on_recv_header;
-  callbacks.stop_sending = on_stop_sending;
-  callbacks.end_stream = on_end_stream;
-  callbacks.reset_stream = on_reset_stream;
+  callbacks.acked_stream_data = h3_callbacks::acked_stream_data;
+  callbacks.stream_close = h3_callbacks::stream_close;
+  callbacks.recv_data = h3_callbacks::recv_data;
+  callbacks.deferred_consume = h3_callbacks::deferred_consume;
+  callbacks.recv_header = h3_callbacks::recv_header;
+  callbacks.end_headers = h3_callbacks::end_headers;
+  callbacks.stop_sending = h3_callbacks::stop_sending;
+  callbacks.end_stream = h3_callbacks::end_stream;
+  callbacks.reset_stream = h3_callbacks::reset_stream;
   nghttp3_settings settings;
   nghttp3_settings_default(&settings);
   // QPACK's dynamic table: a small one, as most servers keep.
   settings.qpack_max_dtable_capacity = 4096;
   settings.qpack_blocked_streams = 100;
+  // The field section's size is not announced (SETTINGS_MAX_FIELD_SECTION_SIZE):
+  // it is counted as it is decoded, and a request past it gets 431.
   int rv = nghttp3_conn_server_new(&h3_, &callbacks, &settings, nullptr, this);
   if (rv != 0) return rv;
   const ngtcp2_transport_params* params = ngtcp2_conn_get_local_transport_params(quic_);
@@ -68,6 +124,40 @@ int http3_server::stream_closed(int64_t stream_id, uint64_t app_error_code) {
   return rv == NGHTTP3_ERR_STREAM_NOT_FOUND ? 0 : rv;
 }
 
+// nghttp3 is done with a stream (QUIC closed it both ways).
+int http3_server::stream_closed_by_h3(int64_t id, uint64_t code) {
+  // A finished request stream makes room for the client's next one.
+  if (ngtcp2_is_bidi_stream(id)) ngtcp2_conn_extend_max_streams_bidi(quic_, 1);
+  request_stream* s = find(id);
+  if (s == nullptr) return 0;
+  // Its answer went whole while its app is still at work (a WSGI close(),
+  // an ASGI background task): the exchange stays this connection's until
+  // the app returns, as on HTTP/1 and HTTP/2.
+  if (s->x != nullptr && s->phase == stream_phase::inside && !s->reset && s->head_sent && s->body_ended &&
+      code == NGHTTP3_H3_NO_ERROR && (s->whole || s->x->response_head().no_body)) {
+    s->lingering = true;
+    return 0;
+  }
+  free_stream(s);
+  return 0;
+}
+
+// The client reset its side (RESET_STREAM): its request is abandoned
+// (RFC 9114 section 4.1.1), unless its body had ended, when the answer
+// may still go out.
+void http3_server::peer_reset(int64_t stream_id) {
+  if (h3_ == nullptr) return;
+  nghttp3_conn_shutdown_stream_read(h3_, stream_id);
+  request_stream* s = find(stream_id);
+  if (s == nullptr || s->body_ended || s->reset) return;
+  if (s->x != nullptr) {
+    s->body_ended = true;
+    s->x->deliver_body_error(400);
+  }
+  s->reset = true;
+  ngtcp2_conn_shutdown_stream_write(quic_, 0, stream_id, NGHTTP3_H3_REQUEST_CANCELLED);
+}
+
 void http3_server::shutdown_read(int64_t stream_id) {
   if (h3_ != nullptr) nghttp3_conn_shutdown_stream_read(h3_, stream_id);
 }
@@ -80,95 +170,40 @@ void http3_server::allow_client_streams(uint64_t max_streams) {
   if (h3_ != nullptr) nghttp3_conn_set_max_client_streams_bidi(h3_, max_streams);
 }
 
-// Flow control: bytes nghttp3 handed over (a request body) or finished
-// with later (deferred) are credit the client gets back.
-void http3_server::consumed(int64_t stream_id, size_t length) {
-  ngtcp2_conn_extend_max_stream_offset(quic_, stream_id, length);
-  ngtcp2_conn_extend_max_offset(quic_, length);
+request_stream* http3_server::find(int64_t id) const {
+  auto it = streams_.find(id);
+  return it != streams_.end() ? it->second.get() : nullptr;
 }
 
-int http3_server::on_recv_header(nghttp3_conn*, int64_t stream_id, int32_t token, nghttp3_rcbuf*,
-                                 nghttp3_rcbuf* value, uint8_t, void* self, void*) {
-  if (token != NGHTTP3_QPACK_TOKEN__METHOD && token != NGHTTP3_QPACK_TOKEN__PATH) return 0;
-  nghttp3_vec v = nghttp3_rcbuf_get_buf(value);
-  std::string text(reinterpret_cast<const char*>(v.base), v.len);
-  request& r = self_of(self).requests_[stream_id];
-  (token == NGHTTP3_QPACK_TOKEN__METHOD ? r.method : r.path) = std::move(text);
-  return 0;
+// An exchange's stream: client request streams are numbered 0, 4, 8 and
+// so on (RFC 9000 section 2.1), so the exchange carries the id over four.
+request_stream* http3_server::find(const exchange::exchange* x) const {
+  request_stream* s = find(int64_t{x->links.sink_key} * 4);
+  return s != nullptr && s->x == x ? s : nullptr;
 }
 
-int http3_server::on_end_stream(nghttp3_conn*, int64_t stream_id, void* self, void*) {
-  http3_server& s = self_of(self);
-  auto it = s.requests_.find(stream_id);
-  request r = it != s.requests_.end() ? std::move(it->second) : request{};
-  if (it != s.requests_.end()) s.requests_.erase(it);
-  return s.respond(stream_id, r);
-}
-
-int http3_server::on_recv_data(nghttp3_conn*, int64_t stream_id, const uint8_t*, size_t length, void* self,
-                               void*) {
-  self_of(self).consumed(stream_id, length);
-  return 0;
-}
-
-int http3_server::on_deferred_consume(nghttp3_conn*, int64_t stream_id, size_t consumed, void* self, void*) {
-  self_of(self).consumed(stream_id, consumed);
-  return 0;
-}
-
-int http3_server::on_stream_close(nghttp3_conn*, int64_t stream_id, uint64_t, void* self, void*) {
-  http3_server& s = self_of(self);
-  s.requests_.erase(stream_id);
-  s.bodies_.erase(stream_id);
-  // A finished request stream makes room for the client's next one.
-  if (ngtcp2_is_bidi_stream(stream_id)) ngtcp2_conn_extend_max_streams_bidi(s.quic_, 1);
-  return 0;
-}
-
-int http3_server::on_stop_sending(nghttp3_conn*, int64_t stream_id, uint64_t app_error_code, void* self, void*) {
-  ngtcp2_conn_shutdown_stream_read(self_of(self).quic_, 0, stream_id, app_error_code);
-  return 0;
-}
-
-int http3_server::on_reset_stream(nghttp3_conn*, int64_t stream_id, uint64_t app_error_code, void* self, void*) {
-  ngtcp2_conn_shutdown_stream_write(self_of(self).quic_, 0, stream_id, app_error_code);
-  return 0;
-}
-
-nghttp3_ssize http3_server::read_body(nghttp3_conn*, int64_t stream_id, nghttp3_vec* vec, size_t count,
-                                      uint32_t* flags, void* self, void*) {
-  http3_server& s = self_of(self);
-  *flags |= NGHTTP3_DATA_FLAG_EOF;
-  auto it = s.bodies_.find(stream_id);
-  if (it == s.bodies_.end() || count == 0) return 0;
-  // The body is a constant: nghttp3 may point at it until it is acked.
-  vec[0].base = reinterpret_cast<uint8_t*>(const_cast<char*>(it->second));
-  vec[0].len = std::strlen(it->second);
-  s.bodies_.erase(it);
-  return 1;
-}
-
-int http3_server::respond(int64_t stream_id, const request& r) {
-  const bool head = r.method == "HEAD";
-  const char* status = "404";
-  const char* body = not_found_body;
-  if (!health_path_.empty() && r.path == health_path_) {
-    const bool readable = r.method == "GET" || head;
-    status = readable ? "200" : "405";
-    body = readable ? ok_body : wrong_method_body;
+request_stream& http3_server::open(int64_t id) {
+  auto& slot = streams_[id];
+  if (slot == nullptr) {
+    slot = std::make_unique<request_stream>();
+    slot->id = id;
   }
-  std::string length = std::to_string(std::strlen(body));
-  nghttp3_nv fields[] = {
-      field(":status", status),
-      field("server", "baton"),
-      field("content-type", "text/plain; charset=utf-8"),
-      field("content-length", length),
-      field("cache-control", "no-store"),
-  };
-  if (!head) bodies_[stream_id] = body;
-  nghttp3_data_reader reader{read_body};
-  return nghttp3_conn_submit_response(h3_, stream_id, fields, sizeof(fields) / sizeof(fields[0]),
-                                      head ? nullptr : &reader);
+  return *slot;
+}
+
+void http3_server::free_stream(request_stream* s) {
+  if (exchange::exchange* x = s->x) {
+    s->x = nullptr;
+    x->links.sink = nullptr;
+    if (s->phase != stream_phase::done) x->cancel();  // the client reset it, or the connection went
+    x->release();
+  }
+  streams_.erase(s->id);
+}
+
+void http3_server::close_streams() {
+  while (!streams_.empty()) free_stream(streams_.begin()->second.get());
+  ready_.clear();
 }
 
 }  // namespace baton::quic

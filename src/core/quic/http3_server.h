@@ -1,10 +1,18 @@
 // The HTTP/3 side of one QUIC connection: nghttp3 over the connection's
 // streams (the control stream and QPACK's two, opened once the handshake is
-// done, and the client's request streams). For now it answers every
-// request itself, when the request stream ends: 200 "OK" on the health
-// path (GET or HEAD), 405 there for another method, 404 elsewhere, each
-// with a fixed body; request bodies are read and dropped. docs/http3.md
-// says how requests will become exchanges instead.
+// done, and the client's request streams), each request stream an
+// exchange, exactly as an HTTP/2 stream is: its fields checked and made a
+// request head (exchange/pseudo_head.h: the pseudo-fields, the authority,
+// --max-headers and the field section's size, 431), passed through the
+// request gate (the health path, static files, the drain's 503), handed to
+// the host's app; its body fed to the exchange, the stream's credit given
+// back as the app consumes; the response's head encoded from the
+// exchange's data (exchange/pseudo_response.h) and its body read from the
+// exchange's output into memory nghttp3 points at until acknowledged.
+//
+// Files: http3_server.cc (the connection's nghttp3, its callbacks, the
+// streams' records), http3_requests.cc (a request's way to the app),
+// http3_responses.cc (a response's way out).
 //
 // Owned by its connection; loop thread only. The calls that feed it return
 // nghttp3's negative error code on a connection error, which the
@@ -12,18 +20,37 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include <nghttp3/nghttp3.h>
 #include <ngtcp2/ngtcp2.h>
 
+#include "core/exchange/exchange.h"
+#include "core/exchange/pseudo_head.h"
+#include "core/exchange/pseudo_response.h"
+#include "core/quic/context.h"
+#include "core/quic/request_stream.h"
+
 namespace baton::quic {
 
-class http3_server {
+// What the HTTP/3 side needs of its QUIC connection.
+class connection_link {
  public:
-  // `health_path` ("" for none) outlives this.
-  explicit http3_server(const std::string& health_path) : health_path_(health_path) {}
+  virtual const char* peer_for_log() const = 0;
+  virtual exchange::peer_info peer() const = 0;
+  // Output is due (a response's bytes, credit for the client): written
+  // now, or after the datagram being read.
+  virtual void wake() = 0;
+
+ protected:
+  ~connection_link() = default;
+};
+
+class http3_server final : public exchange::exchange_sink {
+ public:
+  http3_server(const context& ctx, connection_link& link);
   ~http3_server();
   http3_server(const http3_server&) = delete;
   http3_server& operator=(const http3_server&) = delete;
@@ -35,48 +62,70 @@ class http3_server {
   nghttp3_conn* native() const { return h3_; }
 
   // Bytes of a stream, in order; how many count against flow control as
-  // consumed (nghttp3's own streams' bytes; request bodies are consumed in
-  // their callback), or a negative nghttp3 error.
+  // consumed (nghttp3's own streams' bytes; request bodies are credited as
+  // their apps consume them), or a negative nghttp3 error.
   int64_t read_stream(int64_t stream_id, const uint8_t* data, size_t length, bool fin, uint64_t now_ns);
+  // After a datagram: the requests whose heads came in it go to the app.
+  void dispatch_ready();
   // QUIC's news about a stream, passed on.
   int acked(int64_t stream_id, uint64_t length);
   int stream_closed(int64_t stream_id, uint64_t app_error_code);
+  void peer_reset(int64_t stream_id);
+  // nghttp3 found the request on `stream_id` malformed (`why`): the stream
+  // is reset (H3_MESSAGE_ERROR), the connection goes on.
+  void malformed(int64_t stream_id, const char* why);
   void shutdown_read(int64_t stream_id);
   void unblock(int64_t stream_id);
   void allow_client_streams(uint64_t max_streams);
+  // The connection is going: every stream lets go of its exchange (those
+  // still in their apps are cancelled).
+  void close_streams();
+  size_t open_streams() const { return streams_.size(); }
+
+  // exchange::exchange_sink
+  void on_exchange_news(exchange::exchange* x) override;
+  void on_app_done(exchange::exchange* x) override;
 
  private:
-  struct request {
-    std::string method;
-    std::string path;
-  };
+  friend struct h3_callbacks;
 
-  // nghttp3's callbacks, each a static trampoline to the member of the same name.
-  static int on_recv_header(nghttp3_conn*, int64_t stream_id, int32_t token, nghttp3_rcbuf* name,
-                            nghttp3_rcbuf* value, uint8_t flags, void* self, void* stream_data);
-  static int on_end_stream(nghttp3_conn*, int64_t stream_id, void* self, void* stream_data);
-  static int on_recv_data(nghttp3_conn*, int64_t stream_id, const uint8_t* data, size_t length, void* self,
-                          void* stream_data);
-  static int on_deferred_consume(nghttp3_conn*, int64_t stream_id, size_t consumed, void* self,
-                                 void* stream_data);
-  static int on_stream_close(nghttp3_conn*, int64_t stream_id, uint64_t app_error_code, void* self,
-                             void* stream_data);
-  static int on_stop_sending(nghttp3_conn*, int64_t stream_id, uint64_t app_error_code, void* self,
-                             void* stream_data);
-  static int on_reset_stream(nghttp3_conn*, int64_t stream_id, uint64_t app_error_code, void* self,
-                             void* stream_data);
-  static nghttp3_ssize read_body(nghttp3_conn*, int64_t stream_id, nghttp3_vec* vec, size_t count,
-                                 uint32_t* flags, void* self, void* stream_data);
+  const gate::request_gate& gate() const { return context_.gate; }
+  request_stream* find(int64_t id) const;
+  request_stream* find(const exchange::exchange* x) const;
+  request_stream& open(int64_t id);
+  void free_stream(request_stream* s);
+  int stream_closed_by_h3(int64_t id, uint64_t code);
 
-  int respond(int64_t stream_id, const request& r);
-  void consumed(int64_t stream_id, size_t length);
+  // A request's way to the app (http3_requests.cc).
+  void add_field(int64_t id, std::string_view name, std::string_view value);
+  void start_stream(int64_t id, bool body_ends);
+  void deliver(int64_t id, const uint8_t* data, size_t length);
+  void end_body(int64_t id);
+  void refuse(request_stream& s, int status, const char* reason);
+  void reset_malformed(request_stream& s, const char* reason);
+  void reset_stream(request_stream& s, uint64_t code);
+  bool answer_locally(request_stream& s);
+  void give_back_credit(request_stream& s);
 
-  const std::string& health_path_;
+  // A response's way out (http3_responses.cc).
+  void take_output(request_stream& s);
+  bool submit_interim(request_stream& s);
+  void submit_trailers(request_stream& s);
+  nghttp3_ssize read_body(int64_t id, nghttp3_vec* vec, size_t count, uint32_t* flags);
+  static nghttp3_ssize read_body_callback(nghttp3_conn*, int64_t id, nghttp3_vec* vec, size_t count, uint32_t* flags,
+                                          void* self, void* stream_data);
+  void finish_stream(request_stream& s);
+
+  const context& context_;
+  connection_link& link_;
   ngtcp2_conn* quic_ = nullptr;
   nghttp3_conn* h3_ = nullptr;
-  std::unordered_map<int64_t, request> requests_;
-  // The body each answered stream sends (fixed texts, never freed).
-  std::unordered_map<int64_t, const char*> bodies_;
+  std::unordered_map<int64_t, std::unique_ptr<request_stream>> streams_;
+  std::vector<int64_t> ready_;  // streams whose head is complete, dispatched after the datagram
+  exchange::pseudo_limits limits_;
+  exchange::encoded_pairs<nghttp3_nv> head_scratch_;
+  exchange::field_list interim_scratch_;
+  bool peer_trusted_ = false;
 };
 
 }  // namespace baton::quic

@@ -72,6 +72,11 @@ tls_server::~tls_server() {
   if (ctx_ != nullptr) SSL_CTX_free(ctx_);
 }
 
+uint16_t tls_session::cipher_suite() const {
+  const SSL_CIPHER* cipher = ssl_ != nullptr ? SSL_get_current_cipher(ssl_) : nullptr;
+  return cipher != nullptr ? SSL_CIPHER_get_protocol_id(cipher) : 0;
+}
+
 tls_session::~tls_session() {
   // The crypto context points at the SSL object: it goes first.
   if (ctx_ != nullptr) ngtcp2_crypto_ossl_ctx_del(ctx_);

@@ -46,6 +46,8 @@ class tls_session {
   // False with `error` set when OpenSSL or ngtcp2 refuses.
   bool start(const tls_server& server, ngtcp2_crypto_conn_ref* ref, std::string& error);
   ngtcp2_crypto_ossl_ctx* native() const { return ctx_; }
+  // The cipher suite the handshake settled on (its IANA number), or 0.
+  uint16_t cipher_suite() const;
 
  private:
   SSL* ssl_ = nullptr;

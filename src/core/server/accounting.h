@@ -49,8 +49,10 @@ class accounting final : private ws::host {
   __attribute__((always_inline)) void count_answer(exchange::exchange& x) {
     uint64_t latency_us =
         x.links.started > 0 ? metrics::stopwatch::elapsed_us(x.links.started, metrics::stopwatch::now()) : 0;
-    metrics::request_done(*config_.metrics, x.head().version_major == 2 ? metrics::protocol::h2 : metrics::protocol::http1,
-                          x.response_status(), latency_us, x.bytes_received(), x.response_body_bytes());
+    uint8_t major = x.head().version_major;
+    metrics::protocol p = major == 1 ? metrics::protocol::http1 : major == 2 ? metrics::protocol::h2 : metrics::protocol::h3;
+    metrics::request_done(*config_.metrics, p, x.response_status(), latency_us, x.bytes_received(),
+                          x.response_body_bytes());
   }
   // An answer (or a WebSocket) is done: --max-requests counts it.
   void count_request() {

@@ -152,6 +152,7 @@ void lifecycle::drain_deadline::on_timer() {
 // runner leave the counts.
 void lifecycle::close_all() {
   sessions_.close_all();
+  listeners_.close_datagrams();
   admission_.drop_waiting();
 }
 

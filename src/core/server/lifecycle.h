@@ -28,6 +28,7 @@
 #include <memory>
 
 #include "core/loop/event_loop.h"
+#include "core/server/listeners.h"
 #include "core/server/server_config.h"
 #include "core/server/session_registry.h"
 #include "core/server/signals.h"
@@ -71,7 +72,9 @@ class lifecycle final : private loop::io_handler {
   void close_all();
   bool shutting_down() const { return shutting_down_; }
   // The drain is over (every pass ends by asking, so it inlines).
-  bool drained() const { return loop_.stopped() || (shutting_down_ && sessions_.busy() == 0); }
+  bool drained() const {
+    return loop_.stopped() || (shutting_down_ && sessions_.busy() == 0 && listeners_.datagram_connections() == 0);
+  }
   stop_reason why_stopped() const { return stop_reason_; }
   bool stopped_by_signal() const { return signal_count_ > 0; }
 

@@ -20,6 +20,7 @@ listener_set::listener_set(const server_config& config, loop::event_loop& loop, 
                            succession& next, const std::vector<int>& fds, net::datagram_sink* quic)
     : config_(config), loop_(loop), sessions_(sessions), succession_(next) {
   if (quic != nullptr) open_datagrams(fds, *quic);
+  if (!datagrams_.empty()) quic_ = quic;
   streams_.reserve(fds.size());
   for (size_t i = 0; i < fds.size(); ++i) {
     streams_.push_back(std::make_unique<stream_listener>(*this, fds[i], static_cast<uint16_t>(i)));
@@ -76,6 +77,11 @@ void listener_set::resume_for_queue() {
 
 void listener_set::close_all() {
   for (auto& l : streams_) l->close();
+  if (quic_ != nullptr) quic_->drain();
+}
+
+void listener_set::close_datagrams() {
+  if (quic_ != nullptr) quic_->close_all();
   for (auto& d : datagrams_) d->close();
 }
 
@@ -85,8 +91,9 @@ void listener_set::keep_for_reload() {
     if (fd >= 0) kept_.push_back(fd);
   }
   // The UDP sockets are not handed on: the server that follows binds its
-  // own beside the kept TCP ones (SO_REUSEPORT lets both be bound a while).
-  for (auto& d : datagrams_) d->close();
+  // own beside the kept TCP ones (SO_REUSEPORT lets both be bound a while),
+  // and these close once their QUIC connections have finished.
+  if (quic_ != nullptr) quic_->drain();
 }
 
 void listener_set::accepted(int fd, const sockaddr_storage& peer, uint16_t index) {

@@ -54,10 +54,16 @@ class listener_set {
   void pause_for_queue(size_t waiting);
   void resume_for_queue();
   bool paused_for_queue() const { return paused_for_queue_; }
-  // A drain: no more connections.
+  // A drain: no more connections. The UDP sockets stay open while the
+  // QUIC connections they carry finish (those take no new requests: GOAWAY).
   void close_all();
-  // A reload in this process: the sockets outlive this server, unwatched.
+  // A reload in this process: the TCP sockets outlive this server,
+  // unwatched; the UDP ones as in close_all().
   void keep_for_reload();
+  // The end: the QUIC connections close (H3_NO_ERROR), then their sockets.
+  void close_datagrams();
+  // QUIC connections open (a drain waits for them as for sessions).
+  size_t datagram_connections() const { return quic_ != nullptr ? quic_->open_connections() : 0; }
   std::vector<int> take_kept() { return std::move(kept_); }
 
   // For the stream listeners.
@@ -77,6 +83,7 @@ class listener_set {
   // Each is made once and never moves (the loop holds pointers to it).
   std::vector<std::unique_ptr<stream_listener>> streams_;
   std::vector<std::unique_ptr<datagram_listener>> datagrams_;
+  net::datagram_sink* quic_ = nullptr;  // what the datagrams go to (null without HTTP/3)
   bool paused_for_queue_ = false;
   std::vector<int> kept_;
 };

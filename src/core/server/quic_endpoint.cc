@@ -10,17 +10,20 @@
 
 namespace baton::server {
 
-std::unique_ptr<net::datagram_sink> make_quic_endpoint(const server_config& config, loop::event_loop& loop) {
+std::unique_ptr<net::datagram_sink> make_quic_endpoint(const server_config& config, loop::event_loop& loop,
+                                                       const gate::request_gate& gate,
+                                                       const exchange::pseudo_framing& wire) {
   if (!config.http3) return nullptr;
 #if BATON_HAS_QUIC
   if (config.tls == nullptr) throw std::runtime_error("HTTP/3 needs TLS (QUIC has no cleartext form)");
   std::string error;
-  std::string health = config.local != nullptr ? config.local->health_path() : std::string();
-  std::unique_ptr<quic::endpoint> made = quic::endpoint::make(loop, *config.tls, std::move(health), error);
+  std::unique_ptr<quic::endpoint> made = quic::endpoint::make(loop, *config.tls, quic::context{gate, wire}, error);
   if (made == nullptr) throw std::runtime_error("HTTP/3: " + error);
   return made;
 #else
   (void)loop;
+  (void)gate;
+  (void)wire;
   throw std::runtime_error(std::string("HTTP/3 is not in this build: ") + BATON_QUIC_ABSENT_REASON);
 #endif
 }

@@ -40,7 +40,7 @@ server::server(const server_config& config, const std::vector<int>& listeners)
       accounting_(config_, lifecycle_),
       ws_context_{config_.websocket, accounting_.websocket_host(), inflater_},
       succession_(config_, http1_context_, h2_context_, ws_context_, ws_wire_),
-      quic_(make_quic_endpoint(config_, loop_)),
+      quic_(make_quic_endpoint(config_, loop_, gate_, h2_wire_)),
       listeners_(config_, loop_, sessions_, succession_, listeners, quic_.get()),
       admission_(config_, loop_, listeners_) {
   config_.requests.exchanges.stopping = &lifecycle_.draining();

@@ -1,0 +1,169 @@
+// A request stream's response onto the wire: news from its exchange, the
+// head encoded from the exchange's data and submitted, the body read from
+// the stream's output into memory nghttp3 points at until acknowledged,
+// the trailers, and the stream's end.
+#include <cerrno>
+
+#include "core/quic/http3_server.h"
+#include "core/util/log.h"
+#include "core/util/text.h"
+
+namespace baton::quic {
+namespace {
+
+// The most of a response body handed to nghttp3 at once, and the most
+// held unacknowledged before the stream waits for acknowledgements (its
+// memory, with the exchange's own window, bounds a stream's output).
+constexpr size_t chunk_bytes = size_t{64} * 1024;
+constexpr uint64_t unacknowledged_most = uint64_t{256} * 1024;
+
+}  // namespace
+
+void http3_server::on_exchange_news(exchange::exchange* x) {
+  if (h3_ == nullptr) return;
+  request_stream* s = find(x);
+  if (s == nullptr) return;
+  x->take_flush_request();
+  x->take_continue_request();  // no 100 Continue over HTTP/3: the body may come at once
+  give_back_credit(*s);
+  take_output(*s);
+  link_.wake();
+}
+
+void http3_server::on_app_done(exchange::exchange* x) {
+  if (h3_ == nullptr) return;
+  request_stream* s = find(x);
+  if (s == nullptr) return;
+  s->phase = stream_phase::done;
+  if (s->lingering) {
+    // Its answer is all out and QUIC has closed the stream: what was left
+    // is the app's return.
+    gate().host.request_done(x);
+    free_stream(s);
+    link_.wake();  // a drained connection may close now
+    return;
+  }
+  take_output(*s);
+  gate().host.request_done(x);
+  link_.wake();
+}
+
+// Moves the exchange's output to the stream; submits its interim
+// responses and then the response's HEADERS once its head is committed,
+// and wakes a body nghttp3 waits for.
+void http3_server::take_output(request_stream& s) {
+  if (s.x == nullptr) return;
+  // Looked at first: a response whole by now has all its bytes in what is
+  // taken next, and the last of them can end the stream.
+  if (s.x->response_whole()) s.whole = true;
+  s.x->take_output(s.pending);
+  if (s.reset) {
+    s.pending.clear();
+    s.x->set_backlog(0);
+    return;
+  }
+  if (!s.head_sent) {
+    // Looked at before the interim responses: every one the app sent
+    // before its head is queued by then, so none can come after the head.
+    bool head_ready = s.x->head_ready();
+    submit_interim(s);
+    if (!head_ready) return;
+    const exchange::response_state& r = s.x->response_head();
+    exchange::encode_response(r, context_.response_wire.server(), head_scratch_);
+    nghttp3_data_reader body{read_body_callback};
+    s.head_sent = true;
+    if (r.no_body) s.pending.clear();
+    // nghttp3 copies the pairs. Without a body the HEADERS end the stream.
+    int rv = nghttp3_conn_submit_response(h3_, s.id, head_scratch_.fields.data(), head_scratch_.fields.size(),
+                                          r.no_body ? nullptr : &body);
+    if (rv != 0) log::write(log::level::info, "HTTP/3 stream %lld: %s", static_cast<long long>(s.id),
+                            nghttp3_strerror(rv));
+  } else if (s.blocked) {
+    s.blocked = false;
+    nghttp3_conn_resume_stream(h3_, s.id);
+  }
+  s.x->set_backlog(s.pending.buffered_bytes() + s.sent.unacknowledged());
+}
+
+// Each interim response the app queued (103 Early Hints) as a HEADERS
+// frame before the final one (RFC 9114 section 4.1). nghttp3 copies the pairs.
+bool http3_server::submit_interim(request_stream& s) {
+  if (!s.x->take_interim(interim_scratch_)) return false;
+  exchange::encode_interim(interim_scratch_, head_scratch_, [&](const exchange::encoded_pairs<nghttp3_nv>& head) {
+    nghttp3_conn_submit_info(h3_, s.id, head.fields.data(), head.fields.size());
+  });
+  return true;
+}
+
+nghttp3_ssize http3_server::read_body_callback(nghttp3_conn*, int64_t id, nghttp3_vec* vec, size_t count,
+                                               uint32_t* flags, void* self, void*) {
+  return static_cast<http3_server*>(self)->read_body(id, vec, count, flags);
+}
+
+// nghttp3 asks for the body's next bytes: a chunk read from the stream's
+// output, or "would block" until the app sends more (or the client
+// acknowledges enough of what it has), or the end.
+nghttp3_ssize http3_server::read_body(int64_t id, nghttp3_vec* vec, size_t count, uint32_t* flags) {
+  request_stream* s = find(id);
+  if (s == nullptr || s->x == nullptr || count == 0) return NGHTTP3_ERR_CALLBACK_FAILURE;
+  if (s->reset) return NGHTTP3_ERR_WOULDBLOCK;
+  bool ends = s->phase == stream_phase::done || s->whole;
+  if (s->pending.empty()) {
+    if (!ends) {
+      s->blocked = true;
+      return NGHTTP3_ERR_WOULDBLOCK;
+    }
+    finish_stream(*s);
+    if (!s->reset) *flags |= NGHTTP3_DATA_FLAG_EOF;
+    if (!s->reset && !s->x->response_trailers().empty()) {
+      *flags |= NGHTTP3_DATA_FLAG_NO_END_STREAM;
+      submit_trailers(*s);
+    }
+    return s->reset ? NGHTTP3_ERR_WOULDBLOCK : 0;
+  }
+  if (s->sent.unacknowledged() >= unacknowledged_most) {
+    s->blocked = true;
+    return NGHTTP3_ERR_WOULDBLOCK;
+  }
+  const uint8_t* base = nullptr;
+  size_t length = 0;
+  bool unreadable = false;
+  if (!s->sent.take(s->pending, chunk_bytes, base, length, unreadable)) {
+    if (unreadable) {
+      log::write(log::level::error, "HTTP/3 stream %lld: the response's file could not be read",
+                 static_cast<long long>(id));
+      reset_stream(*s, NGHTTP3_H3_INTERNAL_ERROR);
+    } else {
+      s->blocked = true;
+    }
+    return NGHTTP3_ERR_WOULDBLOCK;
+  }
+  vec[0].base = const_cast<uint8_t*>(base);
+  vec[0].len = length;
+  s->x->set_backlog(s->pending.buffered_bytes() + s->sent.unacknowledged());
+  return 1;
+}
+
+// The body is all out: an app that failed after its head went out (or
+// sent less than its Content-Length) has its stream reset, so the client
+// sees the response incomplete.
+void http3_server::finish_stream(request_stream& s) {
+  if (s.x->close_after()) reset_stream(s, NGHTTP3_H3_INTERNAL_ERROR);
+}
+
+// The app's trailers as the stream's last HEADERS frame (it ends the
+// stream), names in lower case. nghttp3 copies them.
+void http3_server::submit_trailers(request_stream& s) {
+  std::string names;
+  std::vector<nghttp3_nv> pairs;
+  s.x->response_trailers().for_each([&](std::string_view name, std::string_view) { names.append(name); });
+  util::lowercase_in_place(names);
+  size_t at = 0;
+  s.x->response_trailers().for_each([&](std::string_view name, std::string_view value) {
+    pairs.push_back(exchange::pair_of<nghttp3_nv>({names.data() + at, name.size()}, value));
+    at += name.size();
+  });
+  nghttp3_conn_submit_trailers(h3_, s.id, pairs.data(), pairs.size());
+}
+
+}  // namespace baton::quic

@@ -1,0 +1,155 @@
+"""HTTP/3 requests reach the apps as HTTP/2's do (docs/http3.md): each
+request stream an exchange, in every shape, with real clients (aioquic's
+HTTP/3). What an app sees (SERVER_PROTOCOL "HTTP/3.0", http_version "3",
+https), bodies both ways past the stream's flow-control window, a file
+answered by the core, trailers, the limits (431) and a malformed request
+(the stream reset), a client that abandons its upload, the access log and
+the metrics' h3 label, and a stop that lets a request in flight finish."""
+
+import json
+import os
+import signal
+import socket
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
+from tests.integration.apps.wire_apps import pattern
+from tests.integration.h3client import Ask, h3_exchange
+from tests.integration.server import Server
+
+from baton import _baton
+
+pytestmark = pytest.mark.skipif(not _baton.HAS_QUIC, reason=f"no QUIC in this build: {_baton.QUIC_ABSENT_REASON}")
+
+WSGI = "tests.integration.apps.wire_apps:wsgi"
+ASGI = "tests.integration.apps.wire_apps:asgi"
+# Past the server's 256 KiB stream window: the body arrives only if the
+# window is given back as the app reads.
+UPLOAD = os.urandom(1 << 20)
+
+
+@pytest.fixture
+def start(tls_certificates):
+    servers = []
+
+    def start_server(*args, app=WSGI):
+        server = Server(["--port", "0", "--http3", *tls_args(tls_certificates), *args, app]).start()
+        servers.append(server)
+        return server
+
+    yield start_server
+    for server in servers:
+        server.stop()
+
+
+def ask(server, tls_certificates, asks, timeout=20):
+    return h3_exchange(server.port, str(tls_certificates.ca), asks, timeout)[1]
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_every_wsgi_shape_carries_http3_requests_to_the_app(start, tls_certificates, name):
+    server = start(*SHAPES[name])
+    info, big, echo, whole, file = ask(server, tls_certificates, [
+        Ask("GET", "/info"),
+        Ask("GET", "/big?n=300000"),
+        Ask("POST", "/echo", UPLOAD),
+        Ask("POST", "/echo?whole=1", UPLOAD[:300000], [("content-length", "300000")]),
+        Ask("GET", "/file"),
+    ])
+    assert info["status"] == 200
+    assert json.loads(info["body"]) == {"scheme": "https", "port": str(server.port), "protocol": "HTTP/3.0"}
+    assert big["body"] == pattern(300000) and big["headers"]["content-length"] == "300000"
+    assert echo["status"] == 200 and echo["body"] == UPLOAD
+    assert whole["body"] == UPLOAD[:300000]
+    # The file is the app's (wsgi.file_wrapper), its bytes read by the core.
+    assert len(file["body"]) == (1 << 20) + 7 and file["body"].endswith(b"the end")
+
+
+@pytest.mark.parametrize("name", list(ASGI_SHAPES))
+def test_every_asgi_shape_carries_http3_requests_to_the_app(start, tls_certificates, name):
+    server = start(*ASGI_SHAPES[name], app=ASGI)
+    info, big, echo, trailers = ask(server, tls_certificates, [
+        Ask("GET", "/info"),
+        Ask("GET", "/big?n=300000"),
+        Ask("POST", "/echo", UPLOAD),
+        Ask("GET", "/trailers", headers=[("te", "trailers")]),
+    ])
+    seen = json.loads(info["body"])
+    assert seen["http_version"] == "3" and seen["scheme"] == "https"
+    # ASGI's tls extension: TLS 1.3 (0x0304), as QUIC always is.
+    assert seen["tls"]["tls_version"] == 0x0304 and seen["tls"]["cipher_suite"] > 0, seen["tls"]
+    assert big["body"] == pattern(300000)
+    assert echo["status"] == 200 and echo["body"] == UPLOAD
+    assert trailers["body"] == b"with trailers" and trailers["trailers"] == {"x-checksum": "abc123"}
+
+
+def test_a_field_section_past_max_headers_gets_431_and_the_connection_serves_on(start, tls_certificates):
+    server = start("--max-headers", "4")
+    mark = server.log_mark()
+    many = [(f"x-field-{i}", "v") for i in range(10)]
+    refused, served = ask(server, tls_certificates, [Ask("GET", "/info", headers=many), Ask("GET", "/info")])
+    assert refused["status"] == 431
+    assert served["status"] == 200
+    assert server.wait_for_log("HTTP/3 stream 0", since=mark), server.log_since(mark)
+
+
+def test_a_body_longer_than_its_content_length_resets_the_stream_and_no_app_sees_it(start, tls_certificates):
+    server = start()
+    mark = server.log_mark()
+    malformed, served = ask(server, tls_certificates, [
+        Ask("POST", "/echo?whole=1", b"x" * 100, [("content-length", "10")]),
+        Ask("GET", "/info"),
+    ])
+    assert malformed.get("reset") == 0x10E, malformed  # H3_MESSAGE_ERROR (RFC 9114 section 4.1.2)
+    assert served["status"] == 200
+    assert server.wait_for_log("malformed request from 127.0.0.1 on HTTP/3 stream 0", since=mark)
+
+
+def test_a_client_that_abandons_its_upload_costs_the_others_nothing(start, tls_certificates):
+    server = start("--blocking-threads", "1")
+    # The abandoned stream holds the only thread while its app reads a body
+    # that never ends: the reset must let it go, or the next request waits.
+    [served] = ask(server, tls_certificates, [
+        Ask("POST", "/echo", UPLOAD, reset_after=100000),
+        Ask("GET", "/info"),
+    ])
+    assert served["status"] == 200
+    [again] = ask(server, tls_certificates, [Ask("POST", "/echo", b"after")])
+    assert again["body"] == b"after"
+    assert server.proc.poll() is None
+
+
+def test_the_access_log_and_the_metrics_name_http3(start, tls_certificates, tmp_path):
+    log = tmp_path / "access.log"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = start("--access-log", "--access-logfile", str(log), "--metrics-bind", f"127.0.0.1:{port}")
+    ask(server, tls_certificates, [Ask("GET", "/info")])
+    deadline = time.monotonic() + 5
+    while not (log.exists() and '"GET /info HTTP/3.0" 200 ' in log.read_text()):
+        assert time.monotonic() < deadline, log.read_text() if log.exists() else "no access log"
+        time.sleep(0.05)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+        text = r.read().decode()
+    assert 'baton_requests_total{protocol="h3",class="2xx"} 1' in text, text
+
+
+def test_a_stop_lets_an_http3_request_in_flight_finish(start, tls_certificates):
+    server = start()
+    got = {}
+
+    def slow():
+        got["r"] = ask(server, tls_certificates, [Ask("GET", "/slow?ms=1500")])[0]
+
+    t = threading.Thread(target=slow)
+    t.start()
+    time.sleep(0.6)
+    server.signal(signal.SIGTERM)
+    t.join(20)
+    assert got["r"]["status"] == 200 and got["r"]["body"] == b"slow done"
+    assert server.wait(15) == 0
