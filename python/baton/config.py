@@ -294,10 +294,9 @@ OPTIONS: tuple[Option, ...] = (
            "ChaCha20-Poly1305 only, Mozilla's intermediate profile; TLS 1.3's suites are OpenSSL's)", core=True),
     Option("ssl_version", _tls_version, "TLSv1.2", "the oldest TLS version accepted: TLSv1.2 or TLSv1.3 "
            "(default: %(default)s)", core=True),
-    # HTTP/3 over QUIC (docs/http3.md): a first version that answers the health path itself, not the app yet.
+    # HTTP/3 over QUIC (docs/http3.md): requests reach the app as HTTP/2's do.
     Option("http3", _bool, False, "also serve HTTP/3 over QUIC on UDP, on the port of each TCP --bind; needs "
-           "--ssl-certfile and a build with QUIC (baton --version says); for now it answers the health path "
-           "and 404, without the app (default: off)", negatable=True, core=True),
+           "--ssl-certfile and a build with QUIC (baton --version says) (default: off)", negatable=True, core=True),
     # Served without Python.
     Option("static_path_route", _route, None, "URL path under which --static-path-mount's files are served by "
            "the core; repeatable, paired in order with --static-path-mount", repeat=True),

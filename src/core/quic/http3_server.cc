@@ -5,8 +5,6 @@
 
 #include <string_view>
 
-#include "core/metrics/record.h"
-
 namespace baton::quic {
 
 struct h3_callbacks {
