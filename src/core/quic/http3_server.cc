@@ -117,6 +117,9 @@ int http3_server::acked(int64_t stream_id, uint64_t length) {
 }
 
 int http3_server::stream_closed(int64_t stream_id, uint64_t app_error_code) {
+  // A finished request stream makes room for the client's next one, whether
+  // or not nghttp3 ever saw it (a stream reset before its first byte).
+  if (quic_ != nullptr && ngtcp2_is_bidi_stream(stream_id)) ngtcp2_conn_extend_max_streams_bidi(quic_, 1);
   if (h3_ == nullptr) return 0;
   int rv = nghttp3_conn_close_stream(h3_, stream_id, app_error_code);
   return rv == NGHTTP3_ERR_STREAM_NOT_FOUND ? 0 : rv;
@@ -124,8 +127,6 @@ int http3_server::stream_closed(int64_t stream_id, uint64_t app_error_code) {
 
 // nghttp3 is done with a stream (QUIC closed it both ways).
 int http3_server::stream_closed_by_h3(int64_t id, uint64_t code) {
-  // A finished request stream makes room for the client's next one.
-  if (ngtcp2_is_bidi_stream(id)) ngtcp2_conn_extend_max_streams_bidi(quic_, 1);
   request_stream* s = find(id);
   if (s == nullptr) return 0;
   // Its answer went whole while its app is still at work (a WSGI close(),
@@ -147,7 +148,13 @@ void http3_server::peer_reset(int64_t stream_id) {
   if (h3_ == nullptr) return;
   nghttp3_conn_shutdown_stream_read(h3_, stream_id);
   request_stream* s = find(stream_id);
-  if (s == nullptr || s->body_ended || s->reset) return;
+  if (s == nullptr) {
+    // Reset before its head was whole: there is nothing to answer, and the
+    // stream ends both ways (it must, to make room for the client's next).
+    ngtcp2_conn_shutdown_stream_write(quic_, 0, stream_id, NGHTTP3_H3_REQUEST_CANCELLED);
+    return;
+  }
+  if (s->body_ended || s->reset) return;
   if (s->x != nullptr) {
     s->body_ended = true;
     s->x->deliver_body_error(400);

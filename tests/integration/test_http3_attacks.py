@@ -1,0 +1,102 @@
+"""Attack classes over HTTP/3, each sent (docs/http3.md): streams reset in
+bulk as soon as they are opened, frames of reserved types the RFC says to
+ignore on a request stream, and a field section past the server's limit;
+after each, the same connection (or the server, when the connection had to
+go) serves a plain request."""
+
+import asyncio
+
+import pytest
+
+from tests.conftest import tls_args
+from tests.integration.h3client import Ask, _setup, h3_exchange
+from tests.integration.server import Server
+
+from baton import _baton
+
+pytestmark = pytest.mark.skipif(not _baton.HAS_QUIC, reason=f"no QUIC in this build: {_baton.QUIC_ABSENT_REASON}")
+
+WSGI = "tests.integration.apps.wire_apps:wsgi"
+
+
+@pytest.fixture
+def server(tls_certificates):
+    s = Server(["--port", "0", "--http3", *tls_args(tls_certificates), WSGI]).start()
+    yield s
+    s.stop()
+
+
+def run_client(port, ca, body):
+    """Connects with aioquic and runs `body(client)` (a coroutine function) on the connection."""
+    from aioquic.asyncio import connect
+    from aioquic.h3.connection import H3_ALPN
+    from aioquic.quic.configuration import QuicConfiguration
+
+    async def run():
+        configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name="localhost")
+        configuration.load_verify_locations(ca)
+        configuration.idle_timeout = 5.0
+        async with connect("127.0.0.1", port, configuration=configuration, create_protocol=_setup()) as client:
+            return await asyncio.wait_for(body(client), 20)
+
+    return asyncio.run(run())
+
+
+def test_streams_reset_in_bulk_as_they_open_leave_the_connection_serving(server, tls_certificates):
+    # 300 streams, each reset by the client after 10 bytes of its body, in
+    # waves that keep within the 100 the server allows at once: each wave
+    # goes only once the server has given credit back for the streams the
+    # last one reset (MAX_STREAMS), which it must, or the client stalls.
+    async def body(client):
+        opened = 0
+        for _ in range(4):
+            deadline = asyncio.get_running_loop().time() + 10
+            while client._quic._remote_max_streams_bidi < opened + 75:
+                assert asyncio.get_running_loop().time() < deadline, "no stream credit came back"
+                await asyncio.sleep(0.02)
+            for _ in range(75):
+                client.ask(server.port, Ask("POST", "/echo", b"x" * 1000, reset_after=10))
+            opened += 75
+            client.transmit()
+        deadline = asyncio.get_running_loop().time() + 10
+        while client._quic._remote_max_streams_bidi <= opened:
+            assert asyncio.get_running_loop().time() < deadline, "no stream credit came back"
+            await asyncio.sleep(0.02)
+        future = client.ask(server.port, Ask("GET", "/info"))
+        client.transmit()
+        return await future
+
+    response = run_client(server.port, str(tls_certificates.ca), body)
+    assert response["status"] == 200
+    assert server.proc.poll() is None
+
+
+def test_frames_of_reserved_types_on_a_request_stream_are_ignored(server, tls_certificates):
+    from aioquic.h3.connection import encode_frame
+
+    async def body(client):
+        stream_id = client._quic.get_next_available_stream_id()
+        # RFC 9114 section 9: frame types 0x1f * N + 0x21 are reserved, and
+        # an endpoint ignores them, before the HEADERS as after.
+        client._quic.send_stream_data(stream_id, encode_frame(0x21, b"ignore me") + encode_frame(0x1f * 3 + 0x21, b""))
+        client.http.send_headers(stream_id, [(b":method", b"GET"), (b":scheme", b"https"),
+                                             (b":authority", f"localhost:{server.port}".encode()),
+                                             (b":path", b"/info")], end_stream=False)
+        client._quic.send_stream_data(stream_id, encode_frame(0x1f * 7 + 0x21, b"x" * 100), end_stream=True)
+        future = asyncio.get_running_loop().create_future()
+        client.waiting[stream_id] = future
+        client.transmit()
+        return await future
+
+    response = run_client(server.port, str(tls_certificates.ca), body)
+    assert response["status"] == 200 and b"HTTP/3.0" in response["body"]
+
+
+def test_a_field_section_past_the_limit_gets_431_and_the_connection_serves_on(server, tls_certificates):
+    mark = server.log_mark()
+    huge = [("x-large", "v" * 40000)]  # past the 32 KiB field section limit
+    _, (refused, served) = h3_exchange(server.port, str(tls_certificates.ca),
+                                       [Ask("GET", "/info", headers=huge), Ask("GET", "/info")])
+    assert refused["status"] == 431
+    assert served["status"] == 200
+    assert server.wait_for_log("HTTP/3 stream 0", since=mark), server.log_since(mark)
