@@ -273,30 +273,31 @@ PyObject* wsgi_handler::remote_addr(wsgi_thread_state& state, std::string_view a
 
 py_ref wsgi_handler::build_environ(wsgi_thread_state& state, exchange::exchange& s) {
   const exchange::request_head& head = s.head();
-  if (!state.environ_template) {
-    state.environ_template = py_ref::steal(PyDict_Copy(template_.get()));
-    if (!state.environ_template) return {};
-  }
-  py_ref environ = py_ref::steal(PyDict_Copy(state.environ_template.get()));
+  environ_template& t = state.environ;
+  exchange::peer_info peer = s.peer();
+  // Set in the thread's template, where a value the last request had too
+  // is found there already (environ_template.h).
+  PyObject* protocol = head.version_major == 1   ? (head.version_minor == 1 ? names.HTTP_1_1 : names.HTTP_1_0)
+                       : head.version_major == 2 ? names.HTTP_2_0
+                                                 : names.HTTP_3_0;
+  bool ok = t.keep(environ_template::request_method, names.REQUEST_METHOD, method_text(head.method)) &&
+            t.keep(environ_template::server_protocol, names.SERVER_PROTOCOL, Py_NewRef(protocol)) &&
+            t.keep(environ_template::remote_addr, names.REMOTE_ADDR, remote_addr(state, peer.address)) &&
+            t.keep(environ_template::remote_port, names.REMOTE_PORT, remote_port(state, peer.port));
+  if (!ok) return {};
+  py_ref environ = t.copy();
   if (!environ) return {};
   PyObject* env = environ.get();
 
-  bool ok = set_item(env, names.REQUEST_METHOD, method_text(head.method));
   std::string_view path = head.path;
   if (!root_path_.empty() && path.substr(0, root_path_.size()) == root_path_ &&
       (path.size() == root_path_.size() || path[root_path_.size()] == '/')) {
     path.remove_prefix(root_path_.size());
   }
-  ok = ok && set_item(env, names.PATH_INFO, decode_path(path));
-  ok = ok && (head.query.empty() ? PyDict_SetItem(env, names.QUERY_STRING, names.empty) == 0
-                                 : set_item(env, names.QUERY_STRING, latin1(head.query)));
+  ok = set_item(env, names.PATH_INFO, decode_path(path));
+  // The template's QUERY_STRING is the empty string.
+  if (ok && !head.query.empty()) ok = set_item(env, names.QUERY_STRING, latin1(head.query));
   ok = ok && set_item(env, names.RAW_URI, latin1(head.target));
-  ok = ok && PyDict_SetItem(env, names.SERVER_PROTOCOL, head.version_major == 1 ? (head.version_minor == 1 ? names.HTTP_1_1 : names.HTTP_1_0) : head.version_major == 2 ? names.HTTP_2_0 : names.HTTP_3_0) == 0;
-  exchange::peer_info peer = s.peer();
-  ok = ok && set_item(env, names.REMOTE_ADDR, remote_addr(state, peer.address));
-  ok = ok && set_item(env, names.REMOTE_PORT, remote_port(state, peer.port));
-  ok = ok && PyDict_SetItem(env, names.wsgi_input, state.input.get()) == 0;
-  ok = ok && PyDict_SetItem(env, names.wsgi_early_hints, state.early_hints.get()) == 0;
   // What a trusted proxy said: the scheme and the port the client used.
   if (ok && !default_https_ && s.scheme() == "https") ok = PyDict_SetItem(env, names.wsgi_url_scheme, https_.get()) == 0;
   if (ok && peer.listener != 0 && peer.listener <= listener_names_.size()) {
@@ -484,6 +485,30 @@ bool wsgi_handler::send_result(PyObject* result, wsgi_call& call) {
   return send_iterable(result, call);
 }
 
+// Arms the thread's wsgi.input, wsgi.early_hints and start_response for
+// `call`: last request's objects when the app kept no reference to them,
+// new ones otherwise. False with a Python error set.
+bool wsgi_handler::arm_objects(wsgi_thread_state& state, wsgi_call& call) {
+  environ_template& t = state.environ;
+  if (!t.ready(template_.get())) return false;
+  if (t.unshared(environ_template::input)) {
+    wsgi_input_rearm(t.kept(environ_template::input), &call);
+  } else if (!t.keep(environ_template::input, names.wsgi_input, wsgi_input_new(&call))) {
+    return false;
+  }
+  if (t.unshared(environ_template::early_hints)) {
+    early_hints_rearm(t.kept(environ_template::early_hints), &call);
+  } else if (!t.keep(environ_template::early_hints, names.wsgi_early_hints, early_hints_new(&call))) {
+    return false;
+  }
+  if (!state.start_response || !start_response_reusable(state.start_response.get())) {
+    state.start_response = py_ref::steal(start_response_new(&call));
+    return static_cast<bool>(state.start_response);
+  }
+  start_response_rearm(state.start_response.get(), &call);
+  return true;
+}
+
 void wsgi_handler::handle(exchange::exchange& s) {
   wsgi_thread_state& state = current_thread_state != nullptr ? *current_thread_state : loop_thread_;
   wsgi_call call;
@@ -491,26 +516,9 @@ void wsgi_handler::handle(exchange::exchange& s) {
   call.waiter = state.waiter;
   state.memo.claim();
   call.memo = &state.memo;
-  // Reuse last request's input, start_response and early_hints objects
-  // when the app kept no reference to them; otherwise make fresh ones.
-  if (!state.input || !referenced_exactly(state.input.get(), 1)) {
-    state.input = py_ref::steal(wsgi_input_new(&call));
-  } else {
-    wsgi_input_rearm(state.input.get(), &call);
-  }
-  if (!state.early_hints || !referenced_exactly(state.early_hints.get(), 1)) {
-    state.early_hints = py_ref::steal(early_hints_new(&call));
-  } else {
-    early_hints_rearm(state.early_hints.get(), &call);
-  }
-  if (!state.start_response || !start_response_reusable(state.start_response.get())) {
-    state.start_response = py_ref::steal(start_response_new(&call));
-  } else {
-    start_response_rearm(state.start_response.get(), &call);
-  }
   {
     py_ref environ;
-    if (state.input && state.start_response && state.early_hints) environ = build_environ(state, s);
+    if (arm_objects(state, call)) environ = build_environ(state, s);
     if (environ) {
       PyObject* args[2] = {environ.get(), state.start_response.get()};
       py_ref result = py_ref::steal(PyObject_Vectorcall(app_.get(), args, 2, nullptr));
@@ -531,8 +539,8 @@ void wsgi_handler::handle(exchange::exchange& s) {
       s.fail(500);
     }
   }
-  if (state.input) wsgi_input_disarm(state.input.get());
-  if (state.early_hints) early_hints_disarm(state.early_hints.get());
+  if (PyObject* input = state.environ.kept(environ_template::input)) wsgi_input_disarm(input);
+  if (PyObject* hints = state.environ.kept(environ_template::early_hints)) early_hints_disarm(hints);
   if (state.start_response) start_response_disarm(state.start_response.get());
 }
 

@@ -9,6 +9,7 @@
 
 #include "bridge/py_ref.h"
 #include "bridge/server_setup.h"
+#include "bridge/wsgi/environ_template.h"
 #include "bridge/wsgi/wsgi.h"
 #include "core/server/dispatcher.h"
 #include "core/server/exchange_wait.h"
@@ -28,20 +29,18 @@ struct wsgi_options {
   bool multithread = false;  // the pool shape: several threads call the app
 };
 
-// What one app thread keeps between requests: the wsgi.input,
-// start_response and wsgi.early_hints objects, reused when the app kept no reference to them,
-// and the caches building an environ reads and fills. Each thread has its
-// own, so that threads running the app at once (a free-threaded build)
-// share nothing they change. Owned by the thread (its destructor needs the
-// GIL).
+// What one app thread keeps between requests: the start_response object,
+// reused when the app kept no reference to it, its environ template (with
+// the wsgi.input and wsgi.early_hints objects), and the caches building an
+// environ reads and fills. Each thread has its own, so that threads running
+// the app at once (a free-threaded build) share nothing they change. Owned
+// by the thread (its destructor needs the GIL).
 struct wsgi_thread_state {
-  py_ref input;
   py_ref start_response;
-  py_ref early_hints;
   server::exchange_waiter* waiter = nullptr;
   // This thread's copy of the handler's environ template (a copy of a dict
   // another thread copies too would take the dict's lock every request).
-  py_ref environ_template;
+  environ_template environ;
   struct transparent_hash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -57,10 +56,8 @@ struct wsgi_thread_state {
   field_memo memo;  // status lines and fields this thread's app sent, found valid
   void clear() {
     memo.clear();
-    input.reset();
     start_response.reset();
-    early_hints.reset();
-    environ_template.reset();
+    environ.clear();
     header_keys.clear();
     for (py_ref& p : port_cache) p.reset();
     last_address.reset();
@@ -89,6 +86,7 @@ class wsgi_handler final : public server::request_handler {
  private:
   wsgi_handler() = default;
   py_ref build_environ(wsgi_thread_state& state, exchange::exchange& s);
+  bool arm_objects(wsgi_thread_state& state, wsgi_call& call);
   bool add_header_fields(wsgi_thread_state& state, PyObject* environ, const exchange::request_head& head);
   static PyObject* cached_header_key(wsgi_thread_state& state, std::string_view name);
   static PyObject* remote_port(wsgi_thread_state& state, uint16_t port);
