@@ -18,7 +18,7 @@ import pytest
 from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
 from tests.integration.browser import chromium
 from tests.integration.h2client import H2Client
-from tests.integration.server import Server, read_until_closed
+from tests.integration.server import Server, read_response, read_until_closed
 
 APPS = "tests.integration.apps.early_hint_apps"
 HINT_SHAPES = {
@@ -248,6 +248,24 @@ def test_wsgi_hints_may_be_given_as_bytes(hinted):
     lines, _ = curl(hinted, "/bytes", "--http1.1")
     assert heads_and_links(lines) == ["HTTP/1.1 103 Early Hints", "link: </bytes.css>; rel=preload",
                                       "HTTP/1.1 200 OK"], lines
+
+
+def test_a_kept_wsgi_early_hints_raises_after_its_request_and_hints_no_other(hinted):
+    # The callable is reused by the next request only when the app let go of
+    # it; one the app kept belongs to its request alone, on the same
+    # connection and on another.
+    if interface(hinted) != "wsgi":
+        pytest.skip("gunicorn's callable")
+    for client in range(2):
+        sock = hinted.connect()
+        try:
+            for path in ("/keep", "/call-kept", "/call-kept") if client == 0 else ("/call-kept",):
+                sock.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+                status, _, body, _ = read_response(sock)
+                assert (status, body) == (200, b"done"), path
+        finally:
+            sock.close()
+    assert recorded(hinted, "call-kept") == ["call-kept raised RuntimeError"] * 3
 
 
 # --- Chromium -------------------------------------------------------------------

@@ -32,6 +32,42 @@ def test_environ_carries_request_line_headers_and_client(wsgi_server):
     assert data["headers"]["HTTP_HOST"] == f"127.0.0.1:{wsgi_server.port}"
 
 
+def test_each_request_of_a_connection_sees_its_own_method_query_protocol_and_port(wsgi_server):
+    # The server keeps the last request's values to copy the next one's
+    # environ from: a value that changed must not be the one kept.
+    first, second = wsgi_server.connect(), wsgi_server.connect()
+    requests = [(first, b"GET /echo?a=1 HTTP/1.1\r\nHost: t\r\n\r\n"),
+                (first, b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhi"),
+                (second, b"GET /echo HTTP/1.0\r\nHost: t\r\nConnection: keep-alive\r\n\r\n"),
+                (first, b"GET /echo HTTP/1.1\r\nHost: t\r\n\r\n"),
+                (second, b"DELETE /echo?b=2 HTTP/1.0\r\nHost: t\r\nConnection: keep-alive\r\n\r\n")]
+    seen = []
+    for sock, request in requests:
+        sock.sendall(request)
+        status, _, body, _ = read_response(sock)
+        assert status == 200
+        data = json.loads(body)
+        assert data["remote_port"] == str(sock.getsockname()[1])
+        seen.append((data["method"], data["query"], data["protocol"]))
+    first.close()
+    second.close()
+    assert seen == [("GET", "a=1", "HTTP/1.1"), ("POST", "", "HTTP/1.1"), ("GET", "", "HTTP/1.0"),
+                    ("GET", "", "HTTP/1.1"), ("DELETE", "b=2", "HTTP/1.0")]
+
+
+def test_a_kept_wsgi_input_raises_and_never_reads_a_later_request_body(wsgi_server):
+    # wsgi.input is reused by the next request only when the app let go of it.
+    s = wsgi_server.connect()
+    replies = []
+    for path, body in (("/keep-input", b"first"), ("/read-kept", b"second"), ("/read-kept", b"third")):
+        s.sendall(f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+        status, _, reply, _ = read_response(s)
+        assert status == 200
+        replies.append(reply)
+    s.close()
+    assert replies == [b"kept", b"raised ValueError / own second", b"raised ValueError / own third"]
+
+
 # Under the validator wsgi.input is its wrapper, a list body becomes an
 # iterator and a file_wrapper an ordinary iterable, so the server-side
 # details below are checked against the plain app only.

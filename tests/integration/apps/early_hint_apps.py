@@ -7,6 +7,8 @@ with the same routes:
                        ...), then MS milliseconds of work, then a 200
   /bad-link            a hint whose link holds a CR LF: the app records the
                        error its call raised and raises it again
+  /keep, /call-kept    (WSGI) the first keeps its early_hints callable; the
+                       second calls it and records what that did
   /page                Chromium's page: 100 ms of work, a hint preloading
                        /preload.css and /preload.js, 500 ms more, then the
                        HTML that uses both
@@ -41,6 +43,7 @@ HINT_AFTER = 0.1
 STYLE = b"body { color: green; }\n"
 SCRIPT = b"fetch('/done');\n"
 BAD_LINK = "</a.css>; rel=preload\r\nx-injected: 1"
+kept = {}  # what /keep keeps for /call-kept
 
 
 def record(line: str) -> None:
@@ -97,6 +100,16 @@ def wsgi(environ, start_response):
         hints([("Link", "</late.css>; rel=preload")])
         record("after-write returned")
         return [b"done"]
+    elif path == "/keep":
+        # Keeps this request's early_hints past its end, for /call-kept.
+        kept["hints"] = hints
+    elif path == "/call-kept":
+        # Calls the early_hints a former request kept: it must raise, not hint this request.
+        try:
+            kept["hints"]([("Link", "</kept.css>; rel=preload")])
+            record("call-kept returned")
+        except Exception as error:
+            record(f"call-kept raised {type(error).__name__}")
     elif path == "/bad-link":
         try:
             hints([("Link", BAD_LINK)])

@@ -21,6 +21,7 @@ with open(FILE_PATH, "wb") as f:
     f.write(FILE_BYTES)
 
 closed = {"count": 0}
+kept = {}  # what /keep-input keeps for /read-kept
 
 
 def record(line):
@@ -265,6 +266,19 @@ def app(environ, start_response):
         start_response("200 OK", [("Content-Type", "application/octet-stream"),
                                   ("Content-Length", str(len(body) + len(q.get("tag", "")) + 1))])
         return [q.get("tag", "").encode() + b":" + body]
+    if path == "/keep-input":
+        # Keeps this request's wsgi.input past its end, for /read-kept.
+        kept["input"] = stream
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"kept"]
+    if path == "/read-kept":
+        # Reads the input a former request kept: it must raise, not read this request's body.
+        try:
+            outcome = "read " + kept["input"].read(100).decode("latin-1")
+        except Exception as error:
+            outcome = f"raised {type(error).__name__}"
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [outcome.encode() + b" / own " + read_all(stream)]
     if path == "/connection-close":
         start_response("200 OK", [("Content-Type", "text/plain"), ("Connection", "close")])
         return [b"bye"]
