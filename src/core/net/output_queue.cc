@@ -303,6 +303,9 @@ output_queue::flush_result output_queue::flush(transport& out) {
       return flush_result::failed;
     }
     consume_front(static_cast<size_t>(n));
+    // All of it went (most flushes): the last run is spent and kept, and
+    // gathering again would only find it so.
+    if (first_ + 1 == segments_.size() && segment_empty(segments_[first_])) return flush_result::done;
   }
   return flush_result::done;
 }
