@@ -73,7 +73,7 @@ def _setup():
     return Client
 
 
-def h3_exchange(port: int, ca: str, asks: list, timeout: float = 20) -> tuple[str, list[dict]]:
+def h3_exchange(port: int, ca: str, asks: list, timeout: float = 20, alpn=None) -> tuple[str, list[dict]]:
     """Sends `asks` (Ask, or (method, path) pairs) over one QUIC connection; returns the ALPN the handshake
     chose and each response ({"status", "headers", "body", "trailers"}, and "reset" for a stream the
     server reset) in order, leaving out the streams the client reset itself."""
@@ -85,7 +85,7 @@ def h3_exchange(port: int, ca: str, asks: list, timeout: float = 20) -> tuple[st
     asks = [a if isinstance(a, Ask) else Ask(*a) for a in asks]
 
     async def run():
-        configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name="localhost")
+        configuration = QuicConfiguration(is_client=True, alpn_protocols=alpn or H3_ALPN, server_name="localhost")
         configuration.load_verify_locations(ca)
         # A handshake nobody answers gives up after this, not aioquic's minute.
         configuration.idle_timeout = 3.0

@@ -134,9 +134,25 @@ def test_the_access_log_and_the_metrics_name_http3(start, tls_certificates, tmp_
     while not (log.exists() and '"GET /info HTTP/3.0" 200 ' in log.read_text()):
         assert time.monotonic() < deadline, log.read_text() if log.exists() else "no access log"
         time.sleep(0.05)
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
-        text = r.read().decode()
+    # A client offering no protocol the server speaks (ALPN h2 over QUIC):
+    # its handshake fails, and is counted so.
+    with pytest.raises(Exception):
+        h3_exchange(server.port, str(tls_certificates.ca), [Ask("GET", "/info")], timeout=5, alpn=["h2"])
+    text = ""
+    deadline = time.monotonic() + 5
+    while "baton_quic_handshakes_failed_total 1" not in text:
+        assert time.monotonic() < deadline, text
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+            text = r.read().decode()
+        time.sleep(0.05)
     assert 'baton_requests_total{protocol="h3",class="2xx"} 1' in text, text
+    assert 'baton_request_duration_seconds_count{protocol="h3"} 1' in text, text
+    assert "baton_quic_handshakes_total 1" in text, text
+    samples = dict(line.rsplit(" ", 1) for line in text.splitlines() if line and not line.startswith("#"))
+    # The handshake and the request each way, at the least.
+    assert int(samples["baton_quic_datagrams_received_total"]) >= 3, text
+    assert int(samples["baton_quic_datagrams_sent_total"]) >= 3, text
+    assert "baton_quic_packets_lost_total" in samples and "baton_quic_connections" in samples, text
 
 
 def test_a_stop_lets_an_http3_request_in_flight_finish(start, tls_certificates):

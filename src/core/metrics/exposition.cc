@@ -114,7 +114,8 @@ void write_requests(writer& w, const thread_block& all) {
   }
   w.family("baton_request_duration_seconds", "histogram",
            "Time from a request's head to the last byte of its answer, by protocol.");
-  for (size_t p = 0; p < 2; ++p) {  // HTTP/1.1 and HTTP/2: a WebSocket has no answer's end
+  for (size_t p = 0; p < protocol_count; ++p) {
+    if (static_cast<protocol>(p) == protocol::websocket) continue;  // a WebSocket has no answer's end
     const char* name = protocol_name(static_cast<protocol>(p));
     uint64_t cumulative = 0;
     for (size_t b = 0; b < latency_bucket_count; ++b) {
@@ -154,6 +155,7 @@ void write_saturation(writer& w, const totals& t) {
       {"baton_connections", "Open client connections.", value(t.all.connections)},
       {"baton_websockets", "Open WebSockets.", value(t.all.websockets)},
       {"baton_http2_streams", "Open HTTP/2 streams.", value(t.all.h2_streams)},
+      {"baton_quic_connections", "Open QUIC connections (HTTP/3).", value(t.all.quic_connections)},
       {"baton_pool_queue_depth", "Requests waiting for a WSGI pool thread.", t.pool_queue},
       {"baton_pool_busy_threads", "WSGI pool threads inside the app.", t.pool_busy},
   };
@@ -165,6 +167,26 @@ void write_saturation(writer& w, const totals& t) {
   w.sample_seconds("baton_loop_gil_wait_seconds", "_total", "", static_cast<double>(value(t.all.loop_gil_wait_ns)) / 1e9);
   w.family("baton_pool_gil_wait_seconds", "counter", "Time WSGI pool threads spent waiting to take the GIL.");
   w.sample_seconds("baton_pool_gil_wait_seconds", "_total", "", static_cast<double>(t.pool_gil_wait_ns) / 1e9);
+}
+
+void write_quic(writer& w, const quic_counts& q) {
+  struct one {
+    const char* name;
+    const char* help;
+    const counter& c;
+  };
+  const one counters[] = {
+      {"baton_quic_datagrams_received", "UDP datagrams read by the HTTP/3 sockets.", q.datagrams_received},
+      {"baton_quic_datagrams_sent", "UDP datagrams sent by the HTTP/3 sockets.", q.datagrams_sent},
+      {"baton_quic_handshakes", "QUIC connections whose handshake completed.", q.handshakes},
+      {"baton_quic_handshakes_failed", "QUIC connections that ended before their handshake completed.",
+       q.handshakes_failed},
+      {"baton_quic_packets_lost", "QUIC packets declared lost (counted as each connection ends).", q.packets_lost},
+  };
+  for (const one& c : counters) {
+    w.family(c.name, "counter", c.help);
+    w.sample(c.name, "_total", "", value(c.c));
+  }
 }
 
 void write_refusals(writer& w, const thread_block& all) {
@@ -227,6 +249,7 @@ std::string render(const region& r, format f, const build_info& info) {
   write_requests(w, t.all);
   write_saturation(w, t);
   write_refusals(w, t.all);
+  write_quic(w, t.all.quic);
   write_workers(w, r, info);
   return w.take();
 }

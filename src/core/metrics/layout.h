@@ -114,16 +114,27 @@ struct protocol_counts {
   counter response_bytes;
 };
 
+// QUIC's own events (HTTP/3), beside the answers it carries.
+struct quic_counts {
+  counter datagrams_received;  // every datagram read on the UDP sockets, QUIC or not
+  counter datagrams_sent;
+  counter handshakes;          // connections whose handshake completed
+  counter handshakes_failed;   // connections that ended before it did (an error, a timeout, a peer's close)
+  counter packets_lost;        // by QUIC's loss detection, counted as each connection ends
+};
+
 // One loop thread's counts. 64-byte aligned: no two threads share a line.
 struct alignas(64) thread_block {
   protocol_counts answers[protocol_count];
   counter rejections[rejection_count];
   counter ws_closes[ws_close_class_count];
+  quic_counts quic;
   counter loop_gil_wait_ns;  // the loop thread waiting to take the GIL (the shapes it runs Python in)
   gauge in_flight;           // requests (and open WebSockets) inside the app
   gauge connections;
   gauge websockets;
   gauge h2_streams;
+  gauge quic_connections;
 };
 
 // A worker process: its loop threads, and what its pool threads share.

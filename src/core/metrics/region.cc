@@ -25,7 +25,7 @@ template <typename Fn>
 void each_word(thread_block& block, Fn fn) {
   static_assert(sizeof(thread_block) % sizeof(uint64_t) == 0);
   auto* words = reinterpret_cast<std::atomic<uint64_t>*>(&block);
-  size_t count = offsetof(thread_block, h2_streams) / sizeof(uint64_t) + 1;
+  size_t count = offsetof(thread_block, quic_connections) / sizeof(uint64_t) + 1;
   for (size_t i = 0; i < count; ++i) fn(words[i]);
 }
 
@@ -115,6 +115,7 @@ void region::retire_slot(uint32_t worker) {
     from.connections.store(0, std::memory_order_relaxed);
     from.websockets.store(0, std::memory_order_relaxed);
     from.h2_streams.store(0, std::memory_order_relaxed);
+    from.quic_connections.store(0, std::memory_order_relaxed);
     add_block(into, from);
     clear_block(from);
   }

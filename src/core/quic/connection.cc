@@ -33,11 +33,20 @@ connection& self_of(void* p) { return *static_cast<connection*>(p); }
 
 }  // namespace
 
-connection::connection(endpoint& owner, const context& ctx) : owner_(owner), h3_(ctx, *this) {
+connection::connection(endpoint& owner, const context& ctx)
+    : owner_(owner), h3_(ctx, *this), metrics_(ctx.gate.metrics) {
   ngtcp2_ccerr_default(&last_error_);
+  metrics::move(metrics_, &metrics::thread_block::quic_connections, 1);
 }
 
 connection::~connection() {
+  metrics::move(metrics_, &metrics::thread_block::quic_connections, -1);
+  if (metrics_ != nullptr && conn_ != nullptr) {
+    ngtcp2_conn_info info;
+    ngtcp2_conn_get_conn_info2(conn_, &info);
+    metrics::bump(metrics_->quic.packets_lost, info.pkt_lost);
+    if (!handshake_done_ && !retried_) metrics::bump(metrics_->quic.handshakes_failed);
+  }
   if (expiry_.armed()) owner_.loop().disarm(expiry_);
   if (conn_ != nullptr) ngtcp2_conn_del(conn_);
 }
@@ -132,6 +141,7 @@ void connection::receive(const net::datagram& d) {
     // client is asked to start again, proving its address, and this
     // connection is forgotten without a word.
     owner_.retry(d);
+    retried_ = true;
     closed_ = true;
     owner_.closed(this);
     return;
@@ -287,6 +297,7 @@ void connection::send_packet(const uint8_t* data, size_t length, const ngtcp2_pa
                        path.remote.addrlen);
   // A full socket buffer drops this packet: QUIC's loss recovery sends
   // its frames again (docs/http3.md: a queued, paced writer comes later).
+  if (n >= 0 && metrics_ != nullptr) metrics::bump(metrics_->quic.datagrams_sent);
   if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
     log::write(log::level::debug, "quic: send: %s", strerrordesc_np(errno));
   }
@@ -395,6 +406,8 @@ int connection::on_extend_max_stream_data(ngtcp2_conn*, int64_t stream_id, uint6
 // the same datagram as its Finished, so this runs before that is read.
 int connection::on_handshake_completed(ngtcp2_conn* conn, void* self) {
   connection& c = self_of(self);
+  c.handshake_done_ = true;
+  if (c.metrics_ != nullptr) metrics::bump(c.metrics_->quic.handshakes);
   c.tls_facts_.version = 0x0304;  // QUIC is TLS 1.3 only (RFC 9001 section 4.2)
   c.tls_facts_.cipher_suite = c.tls_.cipher_suite();
   return c.h3_.start(conn) == 0 ? 0 : NGTCP2_ERR_CALLBACK_FAILURE;

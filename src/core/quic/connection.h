@@ -23,6 +23,7 @@
 #include <ngtcp2/ngtcp2_crypto.h>
 
 #include "core/loop/event_loop.h"
+#include "core/metrics/record.h"
 #include "core/net/datagram.h"
 #include "core/net/tls_facts.h"
 #include "core/quic/context.h"
@@ -112,6 +113,9 @@ class connection final : private loop::timer_handler, private connection_link {
   uint16_t peer_port_ = 0;
   net::tls_facts tls_facts_;
   bool closed_ = false;
+  metrics::thread_block* metrics_ = nullptr;  // this loop's counts (null: metrics off)
+  bool handshake_done_ = false;
+  bool retried_ = false;  // forgotten for a Retry: not a failed handshake
   bool reading_ = false;
   bool draining_ = false;  // inside receive(): output waits until the datagram is read
   loop::timer expiry_{this};

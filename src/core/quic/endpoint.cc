@@ -3,6 +3,7 @@
 #include <openssl/rand.h>
 
 #include "core/loop/thread_contract.h"
+#include "core/metrics/record.h"
 #include "core/quic/clock.h"
 #include "core/quic/connection.h"
 #include "core/util/log.h"
@@ -37,6 +38,7 @@ endpoint::~endpoint() {
 
 void endpoint::on_datagram(const net::datagram& d) {
   loop::expect_loop(&loop_, "quic::endpoint::on_datagram");
+  if (context_.gate.metrics != nullptr) metrics::bump(context_.gate.metrics->quic.datagrams_received);
   ngtcp2_version_cid vc;
   int rv = ngtcp2_pkt_decode_version_cid(&vc, d.data, d.length, cid_length);
   if (rv != 0) return;  // not QUIC, or a version we would have to negotiate: dropped
