@@ -61,7 +61,7 @@ MESON_SETUP = meson setup $(if $(wildcard $(@D)/build.ninja),--reconfigure)
 
 FORCE:
 .PHONY: FORCE all openssl deps bench-deps build serve test unit asan tsan asan-pytest pytest bench lint clean wheel wheels sdist \
-	matrix locks autobahn autobahn-quick h2spec chroot sdist-check python-ft freethreaded tsan-freethreaded
+	matrix locks autobahn autobahn-quick h2spec h2load-h3 chroot sdist-check python-ft freethreaded tsan-freethreaded
 
 all: build
 
@@ -259,8 +259,17 @@ pytest: build
 test: build unit asan tsan lint pytest asan-pytest fuzz-smoke autobahn-quick h2spec matrix freethreaded \
 	tsan-freethreaded
 
-bench: build bench-deps
+bench: build bench-deps $(if $(filter h3,$(SUITE)),h2load-h3)
 	$(VENV_PY) bench/run.py --suite $(SUITE) $(BENCH_ARGS)
+
+# h2load with HTTP/3 for the h3 suite (`make bench SUITE=h3`): Debian sid's
+# nghttp2 source, built once into /var/cache/baton/h2load-h3 against the
+# static OpenSSL 3.5 and ngtcp2 and nghttp3 from third_party/
+# (tools/h2load_h3.py); `make bench SUITE=h3` builds it first. A machine
+# that cannot build it says why, and the suite's HTTP/3 rows fail with that
+# reason while its HTTP/2 rows run.
+h2load-h3: $(OPENSSL_STATUS)
+	@$(PYTHON) tools/h2load_h3.py build
 
 # clang-tidy over core (unit build's compile database) and the bridge (the
 # wheel build's), with the checks in .clang-tidy; warnings are errors.

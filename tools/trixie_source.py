@@ -1,6 +1,8 @@
-"""A release built once from its Debian trixie source package, into a cache
-outside the clone (tools/python_ft.py: CPython 3.13t; tools/openssl.py:
-OpenSSL 3.5). The package's release tarball is fetched with apt-get source
+"""A release built once from its Debian trixie source package (or another
+suite's), into a cache outside the clone (tools/python_ft.py: CPython
+3.13t; tools/openssl.py: OpenSSL 3.5; tools/h2load_h3.py: h2load from
+sid's nghttp2, whose h2load speaks HTTP/3 over OpenSSL 3.5 and trixie's
+does not). The package's release tarball is fetched with apt-get source
 through a private deb-src list (the host's apt configuration is left as it
 is) and unpacked as its project released it (Debian's patches are not
 applied). One build at a time, whoever asks (two make runs, a test and CI);
@@ -32,14 +34,15 @@ def newest_first(versions: list[str]) -> list[str]:
     return sorted(set(versions), key=functools.cmp_to_key(compare))
 
 
-def fetch_release(work: Path, package: str, tree_prefix: str, say: Callable[[str], None]) -> Path:
-    """The release tarball inside trixie's `package`, unpacked in `work`: the
+def fetch_release(work: Path, package: str, tree_prefix: str, say: Callable[[str], None],
+                  suite: str = SUITE) -> Path:
+    """The release tarball inside `suite`'s `package`, unpacked in `work`: the
     tree whose name starts with `tree_prefix`. The index may name a version
     the mirror does not hold yet (a 404), so each one it lists is tried,
     newest first."""
     apt = work / "apt"
     (apt / "lists" / "partial").mkdir(parents=True)
-    (apt / "sources.list").write_text(f"deb-src {MIRROR} {SUITE} main\n")
+    (apt / "sources.list").write_text(f"deb-src {MIRROR} {suite} main\n")
     options = ["-o", f"Dir::Etc::SourceList={apt / 'sources.list'}", "-o", "Dir::Etc::SourceParts=/dev/null",
                "-o", f"Dir::State::Lists={apt / 'lists'}", "-o", "APT::Sandbox::User=root",
                "-o", "Acquire::Check-Valid-Until=false", "-qq"]
@@ -65,7 +68,7 @@ def fetch_release(work: Path, package: str, tree_prefix: str, say: Callable[[str
 
 def build_once(prefix: Path, *, package: str, tree_prefix: str, build_packages: list[str],
                ready: Callable[[], str | None], describe: Callable[[], str],
-               compile_into: Callable[[Path, Path], bool], say: Callable[[str], None]) -> int:
+               compile_into: Callable[[Path, Path], bool], say: Callable[[str], None], suite: str = SUITE) -> int:
     """Builds into `prefix` unless `ready()` says it is usable already.
     `compile_into(tree, log)` configures, builds and installs; `describe()`
     names what is ready. 0 when ready (or when this machine cannot build)."""
@@ -84,9 +87,9 @@ def build_once(prefix: Path, *, package: str, tree_prefix: str, build_packages: 
             return 0
         with tempfile.TemporaryDirectory(prefix=f"baton-{prefix.name}-") as tmp:
             try:
-                tree = fetch_release(Path(tmp), package, tree_prefix, say)
+                tree = fetch_release(Path(tmp), package, tree_prefix, say, suite)
             except (subprocess.CalledProcessError, RuntimeError) as error:
-                say(f"skipped: the source of {package} from {SUITE} could not be fetched ({error})")
+                say(f"skipped: the source of {package} from {suite} could not be fetched ({error})")
                 return 0
             say(f"building {tree.name} into {prefix}")
             if prefix.exists():
