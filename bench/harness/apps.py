@@ -31,7 +31,8 @@ class Workload:
     # The load generator: "wrk", or "bulk" (bench/bulk.c) for large bodies,
     # where wrk's 8 KiB reads make the client the bound instead of the server,
     # or "wsload" (bench/wsload.c) for WebSocket rows, or "h2load" (Debian's
-    # nghttp2-client) for HTTP/2 rows.
+    # nghttp2-client) for HTTP/2 rows and, for HTTP/3 rows, the h2load built
+    # with ngtcp2 and nghttp3 (tools/h2load_h3.py).
     client: str = "wrk"
     # WebSocket rows: the message size, permessage-deflate offered (and the
     # client's messages compressed), and fan-out (one sender, every
@@ -42,7 +43,8 @@ class Workload:
     # How the requests travel: "http1" (plain HTTP/1.1), "https" (HTTP/1.1
     # over TLS, loaded by wrk), "h2" (HTTP/2 over TLS, ALPN) or "h2c" (HTTP/2
     # with prior knowledge), both loaded by h2load with `streams` requests in
-    # flight per connection. `fresh`: every request on a new connection (wrk
+    # flight per connection, or "h3" (HTTP/3 over QUIC, on UDP at the same
+    # port). `fresh`: every request on a new connection (wrk
     # sends Connection: close), so the row counts TLS handshakes per second.
     wire: str = "http1"
     streams: int = 1
@@ -90,4 +92,11 @@ WORKLOADS = {w.name: w for w in (
              streams=10),
     Workload("starlette-json-h2", "/json", 200, None, asgi="apps.starlette_json.app:app", client="h2load",
              wire="h2", streams=10),
+    # HTTP/3: the same rows over QUIC.
+    *(Workload(f"hello-h3-m{streams}", "/", 200, b"Hello, World!", wsgi="apps.hello.app:application",
+               asgi="apps.hello.asgi:app", client="h2load", wire="h3", streams=streams) for streams in (1, 10, 100)),
+    Workload("static-64k-h3", "/static/64k.bin", 200, BLOB, wsgi="apps.hello.app:application", static="64k.bin",
+             client="h2load", wire="h3", streams=10),
+    Workload("starlette-json-h3", "/json", 200, None, asgi="apps.starlette_json.app:app", client="h2load",
+             wire="h3", streams=10),
 )}

@@ -141,7 +141,10 @@ def verify(port: int, w: Workload, arm_name: str = "") -> None:
 
 
 def verify_wire(port: int, w: Workload, body: bytes | None) -> tuple[int, bytes]:
-    """The same over TLS or HTTP/2 (httpx with h2, prior knowledge for h2c); the arm must speak the wire."""
+    """The same over TLS or HTTP/2 (httpx with h2, prior knowledge for h2c), or HTTP/3 (aioquic, as the
+    tests use it); the arm must speak the wire."""
+    if w.wire == "h3":
+        return verify_h3(port, w, body)
     import httpx
 
     h2 = w.wire in ("h2", "h2c")
@@ -151,6 +154,29 @@ def verify_wire(port: int, w: Workload, body: bytes | None) -> tuple[int, bytes]
     if response.http_version != ("HTTP/2" if h2 else "HTTP/1.1"):
         raise RuntimeError(f"answered in {response.http_version} on a {w.wire} row")
     return response.status_code, response.content
+
+
+def verify_h3(port: int, w: Workload, body: bytes | None) -> tuple[int, bytes]:
+    from bench.harness.arms import bench_certificate
+    from tests.integration.h3client import Ask, h3_exchange
+
+    alpn, (response,) = h3_exchange(port, bench_certificate()[0], [Ask(w.method, w.path, body or b"")])
+    if alpn != "h3":
+        raise RuntimeError(f"QUIC agreed on {alpn!r}, not h3, on an h3 row")
+    return response["status"], response["body"]
+
+
+def h2load_binary(w: Workload) -> str:
+    """Debian's h2load, or for HTTP/3 rows the one tools/h2load_h3.py builds."""
+    if w.wire != "h3":
+        return "h2load"
+    sys.path.insert(0, str(ROOT / "tools"))
+    import h2load_h3
+
+    why = h2load_h3.ready()
+    if why is not None:
+        raise RuntimeError(why)
+    return str(h2load_h3.binary())
 
 
 def h2load_summary(stdout: str, log_file: Path, seconds: float) -> dict:
@@ -177,12 +203,13 @@ def h2load_summary(stdout: str, log_file: Path, seconds: float) -> dict:
 def load(settings: Settings, port: int, w: Workload, connections: int, duration: float) -> tuple[dict, float]:
     """Runs the workload's load generator pinned to the client CPUs; returns
     its summary and its own CPU seconds."""
-    url = f"{'https' if w.wire in ('https', 'h2') else 'http'}://127.0.0.1:{port}{w.path}"
+    url = f"{'https' if w.wire in ('https', 'h2', 'h3') else 'http'}://127.0.0.1:{port}{w.path}"
     seconds = max(1, round(duration))
     if w.client == "h2load":
         log_file = Path(tempfile.mkstemp(prefix="baton-h2load-")[1])
-        command = ["taskset", "-c", settings.client_cpus, "h2load", f"-c{connections}", f"-m{w.streams}",
-                   f"-t{settings.threads}", f"-D{seconds}", "--log-file", str(log_file), url]
+        command = ["taskset", "-c", settings.client_cpus, h2load_binary(w), *(["--h3"] if w.wire == "h3" else []),
+                   f"-c{connections}", f"-m{w.streams}", f"-t{settings.threads}", f"-D{seconds}", "--log-file",
+                   str(log_file), url]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = subprocess.run(command, capture_output=True, text=True, timeout=duration + 30)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -310,6 +310,23 @@ def suite(name: str) -> Settings:
                                                              "granian-wsgi-bt1"],
                                            "static-64k-h2": ["baton-baseline-static", "baton-static",
                                                              "granian-static"]})
+    if name == "h3":
+        # HTTP/3 (h2load built with ngtcp2 and nghttp3: make h2load-h3)
+        # beside HTTP/2 over TLS in the same run: baton's WSGI inline and
+        # ASGI inverted shapes, and hypercorn, the one Python peer with
+        # HTTP/3 (on aioquic). The hello at 1, 10 and 100 streams a
+        # connection, Starlette's JSON and the 64 KiB file answered by
+        # baton's core (hypercorn has no file handler) at 10; 4 connections,
+        # the server on one core (run at --cores 1), CPU per request beside
+        # the rate.
+        h3_arms = ["baton-inline", "baton-asgi-inverted-uvloop", "hypercorn-h3"]
+        h2_arms = ["baton-inline", "baton-asgi-inverted-uvloop"]
+        rows = {**{f"hello-h3-m{m}": h3_arms for m in (1, 10, 100)},
+                **{f"hello-h2-m{m}": h2_arms for m in (1, 10, 100)},
+                "starlette-json-h3": h3_arms[1:], "starlette-json-h2": h2_arms[1:],
+                "static-64k-h3": ["baton-static"], "static-64k-h2": ["baton-static"]}
+        return Settings("h3", h3_arms + ["baton-static"], list(rows), [4], rounds=3, duration=4, warmup=1,
+                        per_workload_arms=rows)
     if name == "dry":
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
@@ -318,4 +335,4 @@ def suite(name: str) -> Settings:
                      "instructions-pythons, metrics-instructions, metrics-hello, freethreading, accept-spread, freethreading-hello, "
                      "freethreading-mixed, freethreading-pool, "
                      "pool-syscalls, asgi, "
-                     "workers, static, access-log, ws-echo, ws-before-after, ws-broadcast, ws-idle-memory, tls-h2, tls-stack, dry")
+                     "workers, static, access-log, ws-echo, ws-before-after, ws-broadcast, ws-idle-memory, tls-h2, tls-stack, h3, dry")
