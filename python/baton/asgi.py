@@ -188,11 +188,16 @@ class InvertedPasses:
     def __init__(self, loop: asyncio.AbstractEventLoop, stopped: asyncio.Future):
         server = None
         scheduled = False
-        timer: asyncio.TimerHandle | None = None
+        # uvloop's call_at hands back a plain Handle (a call_soon) when the
+        # due time rounds to under a millisecond from its clock, which can
+        # tick between now() and call_at; a Handle has no when(), so the due
+        # time asked for is kept beside it.
+        timer: asyncio.Handle | None = None
+        timer_when = 0.0
         call_soon, call_at, now = loop.call_soon, loop.call_at, loop.time
 
         def settle(timeout: int) -> None:
-            nonlocal timer
+            nonlocal timer, timer_when
             if server.stopped:
                 if not stopped.done():
                     stopped.set_result(None)
@@ -201,10 +206,10 @@ class InvertedPasses:
                 schedule()
             elif timeout > 0:
                 when = now() + timeout / 1000
-                if timer is None or abs(timer.when() - when) > 0.0005:
+                if timer is None or abs(timer_when - when) > 0.0005:
                     if timer is not None:
                         timer.cancel()
-                    timer = call_at(when, timed_pass)
+                    timer, timer_when = call_at(when, timed_pass), when
 
         def run_pass() -> None:
             settle(server.run_pass())
@@ -215,6 +220,9 @@ class InvertedPasses:
             settle(server.posted_pass())
 
         def timed_pass() -> None:
+            # Spent: a Handle run early must not stand for a deadline still to come.
+            nonlocal timer
+            timer = None
             settle(server.posted_pass())
 
         def schedule() -> None:
