@@ -4,21 +4,28 @@ Debian's h2load (nghttp2-client) is built without ngtcp2 and nghttp3, so it
 speaks HTTP/1.1 and HTTP/2 only. nghttp2's h2load speaks HTTP/3 through
 ngtcp2's crypto layer over OpenSSL 3.5's QUIC TLS API (ngtcp2_crypto_ossl)
 in nghttp2 releases from 2025 on: trixie's 1.64 predates it, sid's (1.70
-when this was written) has it. Its release tarball is fetched with apt-get source (tools/trixie_source.py, from sid) and only
-h2load is built, linked statically against:
+when this was written) has it. Its release tarball is fetched with apt-get
+source (tools/trixie_source.py, from sid) and only h2load is built, with
+Debian 12's clang 19 and libc++ (its apps are C++23), linked statically
+against the first three below (libev, c-ares, zlib and libc++ are Debian's
+shared libraries):
 
   - the static OpenSSL 3.5 that `make openssl` builds (tools/openssl.py);
   - ngtcp2, its ossl crypto layer and nghttp3 from third_party/, built by
     third_party/meson.build itself (the same sources, probes and flags as
     the extension's), in a scratch meson project;
-  - libnghttp2 from the same tarball; libev and c-ares from Debian.
+  - libnghttp2 from the same tarball.
+
+sid moves: a later nghttp2 may ask for a newer ngtcp2 or nghttp3 than
+third_party/ holds, and its configure then stops with that (in the log).
 
   python3 tools/h2load_h3.py build
       Builds it once at $BATON_H2LOAD_H3 (/var/cache/baton/h2load-h3 by
       default: outside the clone, so a fresh clone on a machine that has it
       skips the work), with the build's log beside it. A machine that cannot
       build it (no static OpenSSL 3.5, no network to the mirror, not root for
-      apt) prints why on one line and exits 0: the h3 suite then skips.
+      apt) prints why on one line and exits 0: the h3 suite's HTTP/3 rows
+      then fail with that reason, and its HTTP/2 rows run.
 
   python3 tools/h2load_h3.py status
       One line: the binary and the nghttp2 version it holds, or why there is
