@@ -23,6 +23,7 @@
 #include "core/exchange/interim.h"
 #include "core/exchange/response.h"
 #include "core/util/http_date.h"
+#include "core/util/text.h"
 
 namespace baton::exchange {
 
@@ -114,6 +115,21 @@ void encode_response(const response_state& r, std::string_view server, encoded_p
     out.fields.push_back(pair_of<NV>("date", kept(line.substr(6, line.size() - 8))));
   }
   if (!r.app_server && !server.empty()) out.fields.push_back(pair_of<NV>("server", server));
+}
+
+// The app's trailers as the pairs of the stream's last field section,
+// names in lower case (in `names`, which the pairs point into).
+template <typename NV>
+void encode_trailers(const field_list& trailers, std::string& names, std::vector<NV>& out) {
+  names.clear();
+  out.clear();
+  trailers.for_each([&](std::string_view name, std::string_view) { names.append(name); });
+  util::lowercase_in_place(names);
+  size_t at = 0;
+  trailers.for_each([&](std::string_view name, std::string_view value) {
+    out.push_back(pair_of<NV>({names.data() + at, name.size()}, value));
+    at += name.size();
+  });
 }
 
 // The interim responses `queued` holds (exchange::take_interim: each a

@@ -19,10 +19,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/exchange/exchange.h"
 #include "core/exchange/forwarded.h"
+#include "core/exchange/pseudo_head.h"
 #include "core/local/local_routes.h"
 #include "core/metrics/record.h"
 #include "core/metrics/stopwatch.h"
@@ -59,6 +62,34 @@ struct request_gate {
     bool now_draining = is_draining();
     bool now_refusing = now_draining && refusing != nullptr && *refusing;
     return local::local_routes::answer_before_app(local, x, now_draining, now_refusing);
+  }
+
+  // A request whose head `head` is whole, for a protocol of streams
+  // (HTTP/2, HTTP/3 as `version`): its exchange, from the host, holding the
+  // head's bytes as they are (no copy; `head` keeps no storage after),
+  // bound to `sink` under `key` and its clock started. The caller holds
+  // the one reference.
+  exchange::exchange* open_exchange(exchange::pseudo_head& head, bool body_ends, uint8_t version,
+                                    const exchange::peer_info& peer, const exchange::response_wire& wire,
+                                    bool peer_trusted, exchange::exchange_sink* sink, int32_t key) const {
+    std::vector<exchange::field> fields;
+    exchange::request_head h;
+    head.describe(body_ends, version, h, fields);
+    exchange::exchange* x = host.new_exchange();
+    x->reset_for(h, head.bytes_to_take(), fields, peer, wire, forwarding(peer_trusted));
+    head.clear();
+    x->links.sink = sink;
+    x->links.sink_key = key;
+    stamp(*x);
+    return x;
+  }
+
+  // A refused request's answer, the same on every protocol: `status` and a
+  // line saying why, from this thread.
+  static void answer_refused(exchange::exchange& x, int status, const char* reason) {
+    std::string body = std::string(exchange::status_reason(status)) + ": " + reason + "\n";
+    x.set_direct(true);
+    x.answer(status, "text/plain; charset=utf-8", body);
   }
 
   // When the server times requests, `x` starts its clock now.

@@ -65,18 +65,9 @@ void protocol::start_stream(stream& s, bool body_ends) {
   }
   int status = 0;
   const char* refused = s.head.refusal(head_limits_, status);
-  std::vector<exchange::field> fields;
-  exchange::request_head h;
-  s.head.describe(body_ends, 2, h, fields);
-  exchange::exchange* x = gate().host.new_exchange();
-  // The exchange takes the head's bytes and fields as they are: no copy.
-  x->reset_for(h, s.head.bytes_to_take(), fields, session_.peer(), context_.response_wire,
-               gate().forwarding(peer_trusted_));
-  s.head.clear();
-  x->links.sink = this;
-  x->links.sink_key = s.id;
+  exchange::exchange* x = gate().open_exchange(s.head, body_ends, 2, session_.peer(), context_.response_wire,
+                                               peer_trusted_, this, s.id);
   s.x = x;
-  gate().stamp(*x);
   if (body_ends) {
     s.body_ended = true;
     x->deliver_body_end();
@@ -97,9 +88,7 @@ void protocol::start_stream(stream& s, bool body_ends) {
 void protocol::refuse(stream& s, int status, const char* reason) {
   gate().refused(session_, status, reason, s.id);
   exchange::exchange* x = s.x;
-  std::string body = std::string(exchange::status_reason(status)) + ": " + reason + "\n";
-  x->set_direct(true);
-  x->answer(status, "text/plain; charset=utf-8", body);
+  gate::request_gate::answer_refused(*x, status, reason);
   s.phase = stream_phase::done;
   s.reset_once_answered = !s.body_ended;
   take_output(s);

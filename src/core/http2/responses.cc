@@ -14,7 +14,6 @@
 #include "core/local/local_routes.h"
 #include "core/metrics/stopwatch.h"
 #include "core/util/log.h"
-#include "core/util/text.h"
 
 namespace baton::http2 {
 
@@ -226,13 +225,7 @@ int protocol::send_data(const nghttp2_frame& frame, const uint8_t* frame_head, s
 bool protocol::submit_trailers(stream& s) {
   std::string names;
   std::vector<nghttp2_nv> nva;
-  s.x->response_trailers().for_each([&](std::string_view name, std::string_view) { names.append(name); });
-  util::lowercase_in_place(names);
-  size_t at = 0;
-  s.x->response_trailers().for_each([&](std::string_view name, std::string_view value) {
-    nva.push_back(name_value({names.data() + at, name.size()}, value));
-    at += name.size();
-  });
+  exchange::encode_trailers(s.x->response_trailers(), names, nva);
   return nghttp2_submit_trailer(h2_, s.id, nva.data(), nva.size()) == 0;  // nghttp2 copies them
 }
 

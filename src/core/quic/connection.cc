@@ -205,6 +205,11 @@ void connection::close_now() {
   h3_.close_streams();
   ngtcp2_ccerr_set_application_error(&last_error_, NGHTTP3_H3_NO_ERROR, nullptr, 0);
   error_set_ = true;
+  send_close();
+}
+
+// CONNECTION_CLOSE with last_error_, once; then the connection is closed.
+void connection::send_close() {
   uint8_t packet[NGTCP2_MAX_UDP_PAYLOAD_SIZE];
   ngtcp2_path_storage ps;
   ngtcp2_path_storage_zero(&ps);
@@ -329,15 +334,7 @@ void connection::fail(int liberr, const char* where) {
   }
   log::write(log::level::info, "quic: closing the connection from %s (%s: %s)", peer_text_, where,
              ngtcp2_strerror(liberr));
-  uint8_t packet[NGTCP2_MAX_UDP_PAYLOAD_SIZE];
-  ngtcp2_path_storage ps;
-  ngtcp2_path_storage_zero(&ps);
-  ngtcp2_pkt_info info{};
-  ngtcp2_ssize n = ngtcp2_conn_write_connection_close(conn_, &ps.path, &info, packet, sizeof(packet), &last_error_,
-                                                      now_ns());
-  if (n > 0) send_packet(packet, static_cast<size_t>(n), ps.path);
-  closed_ = true;
-  owner_.closed(this);
+  send_close();
 }
 
 // --- ngtcp2's callbacks -----------------------------------------------------------

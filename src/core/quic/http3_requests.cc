@@ -26,18 +26,10 @@ void http3_server::start_stream(int64_t id, bool body_ends) {
   }
   int status = 0;
   const char* refused = s.head.refusal(limits_, status);
-  std::vector<exchange::field> fields;
-  exchange::request_head h;
-  s.head.describe(body_ends, 3, h, fields);
-  exchange::exchange* x = gate().host.new_exchange();
-  // The exchange takes the head's bytes and fields as they are: no copy.
-  x->reset_for(h, s.head.bytes_to_take(), fields, link_.peer(), context_.response_wire,
-               gate().forwarding(peer_trusted_));
-  s.head.clear();
-  x->links.sink = this;
-  x->links.sink_key = static_cast<int32_t>(id / 4);
+  // The exchange carries the stream's id over four (find(x)).
+  exchange::exchange* x = gate().open_exchange(s.head, body_ends, 3, link_.peer(), context_.response_wire,
+                                               peer_trusted_, this, static_cast<int32_t>(id / 4));
   s.x = x;
-  gate().stamp(*x);
   if (body_ends) {
     s.body_ended = true;
     x->deliver_body_end();
@@ -115,9 +107,7 @@ void http3_server::give_back_credit(request_stream& s) {
 void http3_server::refuse(request_stream& s, int status, const char* reason) {
   gate().refused({link_.peer_for_log(), "HTTP/3", s.id}, status, reason);
   exchange::exchange* x = s.x;
-  std::string body = std::string(exchange::status_reason(status)) + ": " + reason + "\n";
-  x->set_direct(true);
-  x->answer(status, "text/plain; charset=utf-8", body);
+  gate::request_gate::answer_refused(*x, status, reason);
   s.phase = stream_phase::done;
   take_output(s);
   gate().host.request_done(x);

@@ -6,7 +6,6 @@
 
 #include "core/quic/http3_server.h"
 #include "core/util/log.h"
-#include "core/util/text.h"
 
 namespace baton::quic {
 namespace {
@@ -156,13 +155,7 @@ void http3_server::finish_stream(request_stream& s) {
 void http3_server::submit_trailers(request_stream& s) {
   std::string names;
   std::vector<nghttp3_nv> pairs;
-  s.x->response_trailers().for_each([&](std::string_view name, std::string_view) { names.append(name); });
-  util::lowercase_in_place(names);
-  size_t at = 0;
-  s.x->response_trailers().for_each([&](std::string_view name, std::string_view value) {
-    pairs.push_back(exchange::pair_of<nghttp3_nv>({names.data() + at, name.size()}, value));
-    at += name.size();
-  });
+  exchange::encode_trailers(s.x->response_trailers(), names, pairs);
   nghttp3_conn_submit_trailers(h3_, s.id, pairs.data(), pairs.size());
 }
 
