@@ -211,3 +211,20 @@ def test_one_long_lived_connection_keeps_no_memory_for_the_requests_it_carried(s
 
     seen = asyncio.run(run())
     assert seen[-1] - seen[0] < 1024, f"RSS (kB) after each 2 500 requests: {seen}"
+
+
+def test_the_app_timeout_answers_504_on_the_stream_and_the_worker_is_replaced(tls_certificates):
+    server = Server(["--port", "0", "--http3", *tls_args(tls_certificates), "--workers", "2", "--timeout", "1",
+                     "--blocking-threads", "4", "--graceful-timeout", "2",
+                     "tests.integration.apps.ops_apps:app"]).start()
+    try:
+        started = time.monotonic()
+        [hung] = ask(server, tls_certificates, [Ask("GET", "/hang")], timeout=10)
+        assert hung["status"] == 504 and time.monotonic() - started < 4
+        assert server.wait_for_log("(HTTP/3 stream 0) has been inside the application past the timeout; "
+                                   "answering 504")
+        assert server.wait_for_log("; starting another", timeout=10)  # the worker with the stuck thread is replaced
+        [served] = ask(server, tls_certificates, [Ask("GET", "/")])
+        assert served["status"] == 200
+    finally:
+        server.stop()

@@ -36,6 +36,13 @@ class datagram_sink {
   virtual void close_all() {}
   // Connections still open (a drain is over when none is).
   virtual size_t open_connections() const { return 0; }
+  // The app timeout: requests inside their apps since before
+  // `entered_before_ms` are given up on (a 504, or a reset once their
+  // answer began). True when there was one.
+  virtual bool abandon_overdue(int64_t entered_before_ms) {
+    (void)entered_before_ms;
+    return false;
+  }
 };
 
 }  // namespace baton::net

@@ -168,6 +168,8 @@ void connection::receive(const net::datagram& d) {
   flush();
 }
 
+int64_t connection::now_ms() const { return owner_.loop().now_ms(); }
+
 void connection::wake() {
   if (!reading_ && !closed_) flush();
 }
@@ -189,6 +191,12 @@ exchange::peer_info connection::peer() const {
   p.port = peer_port_;
   p.tls = &tls_facts_;
   return p;
+}
+
+bool connection::abandon_overdue(int64_t entered_before_ms) {
+  if (closed_ || !h3_.abandon_overdue(entered_before_ms)) return false;
+  flush();
+  return true;
 }
 
 void connection::drain() {

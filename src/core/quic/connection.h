@@ -51,6 +51,8 @@ class connection final : private loop::timer_handler, private connection_link {
   // A datagram for this connection: read, answered, the timer re-armed.
   void receive(const net::datagram& d);
   bool closed() const { return closed_; }
+  // The app timeout (http3_server::abandon_overdue), and what it owes sent.
+  bool abandon_overdue(int64_t entered_before_ms);
   // A drain: GOAWAY (no request past those taken), then closed once
   // every request is done.
   void drain();
@@ -64,6 +66,7 @@ class connection final : private loop::timer_handler, private connection_link {
   const char* peer_for_log() const override { return peer_text_; }
   exchange::peer_info peer() const override;
   void wake() override;
+  int64_t now_ms() const override;
   void set_peer(const net::datagram& d);
   void end();
   // Sends what ngtcp2 has ready (at most a burst), then re-arms the timer.

@@ -97,6 +97,12 @@ void endpoint::drain() {
   for (auto& [c, owned] : live_) c->drain();
 }
 
+bool endpoint::abandon_overdue(int64_t entered_before_ms) {
+  bool any = false;
+  for (auto& [c, owned] : live_) any = c->abandon_overdue(entered_before_ms) || any;
+  return any;
+}
+
 void endpoint::close_all() {
   for (auto& [c, owned] : live_) c->close_now();
   on_timer();

@@ -161,8 +161,40 @@ void http3_server::dispatch_ready() {
     if (s == nullptr || s->reset || s->phase != stream_phase::ready || s->x == nullptr) continue;
     if (answer_locally(*s)) continue;
     s->phase = stream_phase::inside;
+    s->app_since_ms = link_.now_ms();
     gate().host.submit(s->x);
   }
+}
+
+bool http3_server::abandon_overdue(int64_t entered_before_ms) {
+  bool any = false;
+  for (auto& [id, owned] : streams_) {
+    request_stream& s = *owned;
+    if (s.phase != stream_phase::inside || s.app_since_ms >= entered_before_ms || s.x == nullptr) continue;
+    any = true;
+    gate().app_overran({link_.peer_for_log(), "HTTP/3", s.id}, s.x->head(),
+                       s.head_sent ? "resetting the stream" : "answering 504");
+    give_up_on_app(s);
+  }
+  return any;
+}
+
+// A 504 if nothing of the stream's answer went out, else a reset; what its
+// app side writes from now on is dropped, and a body still coming is not
+// wanted. The worker then retires (lifecycle), its thread lost.
+void http3_server::give_up_on_app(request_stream& s) {
+  s.phase = stream_phase::released;
+  bool head_sent = s.head_sent;
+  s.head_sent = true;
+  s.reset = true;  // the app side's output is dropped (take_output)
+  s.pending.clear();
+  if (head_sent) {
+    ngtcp2_conn_shutdown_stream(quic_, 0, s.id, NGHTTP3_H3_INTERNAL_ERROR);
+    return;
+  }
+  nghttp3_nv status = exchange::pair_of<nghttp3_nv>(":status", "504");
+  nghttp3_conn_submit_response(h3_, s.id, &status, 1, nullptr);
+  if (!s.body_ended) ngtcp2_conn_shutdown_stream_read(quic_, 0, s.id, NGHTTP3_H3_NO_ERROR);
 }
 
 // The health path, a static file, or a 503 while draining with the

@@ -43,6 +43,8 @@ class connection_link {
   // Output is due (a response's bytes, credit for the client): written
   // now, or after the datagram being read.
   virtual void wake() = 0;
+  // The loop's clock, in milliseconds.
+  virtual int64_t now_ms() const = 0;
 
  protected:
   ~connection_link() = default;
@@ -80,6 +82,11 @@ class http3_server final : public exchange::exchange_sink {
   // The connection is going: every stream lets go of its exchange (those
   // still in their apps are cancelled).
   void close_streams();
+  // The requests inside their apps since before `entered_before_ms` (the
+  // loop's clock): each logged, answered 504 if nothing of its answer went
+  // out, else reset; what its app writes from now on is dropped. True when
+  // there was one.
+  bool abandon_overdue(int64_t entered_before_ms);
   size_t open_streams() const { return streams_.size(); }
 
   // exchange::exchange_sink
@@ -106,6 +113,7 @@ class http3_server final : public exchange::exchange_sink {
   void reset_stream(request_stream& s, uint64_t code);
   bool answer_locally(request_stream& s);
   void give_back_credit(request_stream& s);
+  void give_up_on_app(request_stream& s);
 
   // A response's way out (http3_responses.cc).
   void take_output(request_stream& s);

@@ -18,8 +18,9 @@ namespace baton::quic {
 enum class stream_phase : uint8_t {
   head,    // its field section is being decoded
   ready,   // the head is complete: it goes to the app after this datagram
-  inside,  // its app runs it
-  done,    // its app finished, or it was answered here without one
+  inside,    // its app runs it
+  released,  // its app still runs it, given up on (the app timeout)
+  done,      // its app finished, or it was answered here without one
 };
 
 struct request_stream {
@@ -39,6 +40,7 @@ struct request_stream {
   sent_data sent;             // handed to nghttp3, kept until acknowledged
   uint64_t delivered = 0;     // body bytes given to the exchange
   uint64_t given_back = 0;    // of them, credit given back to the client
+  int64_t app_since_ms = 0;   // when it entered the app (inside)
 
   int64_t content_length() const { return head.content_length(); }
 };

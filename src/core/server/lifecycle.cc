@@ -179,8 +179,10 @@ void lifecycle::keep_watch() {
   int64_t now = loop_.now_ms();
   if (config_.heartbeat != nullptr) config_.heartbeat->store(now, std::memory_order_relaxed);
   if (config_.parent_pid > 0 && ::getppid() != config_.parent_pid) outlived_master();
-  if (config_.app_timeout_ms > 0 && sessions_.abandon_overdue(now, config_.app_timeout_ms)) {
-    retire(stop_reason::app_timeout);
+  if (config_.app_timeout_ms > 0) {
+    bool overran = sessions_.abandon_overdue(now, config_.app_timeout_ms);
+    overran = listeners_.abandon_overdue_datagrams(now - config_.app_timeout_ms + 1) || overran;
+    if (overran) retire(stop_reason::app_timeout);
   }
   int interval = config_.heartbeat_interval_ms;
   if (config_.app_timeout_ms > 0 && config_.app_timeout_ms / 4 < interval) {

@@ -64,6 +64,10 @@ class listener_set {
   void close_datagrams();
   // QUIC connections open (a drain waits for them as for sessions).
   size_t datagram_connections() const { return quic_ != nullptr ? quic_->open_connections() : 0; }
+  // The app timeout for the QUIC connections' requests (datagram_sink).
+  bool abandon_overdue_datagrams(int64_t entered_before_ms) {
+    return quic_ != nullptr && quic_->abandon_overdue(entered_before_ms);
+  }
   std::vector<int> take_kept() { return std::move(kept_); }
 
   // For the stream listeners.
