@@ -150,6 +150,16 @@ def _access_log_format(text: str) -> str:
     return text
 
 
+def _alt_svc(text: str) -> str:
+    """auto, off, or an Alt-Svc field value (RFC 7838) sent as it is."""
+    value = text.strip()
+    if value.lower() in ("auto", "off"):
+        return value.lower()
+    if not value or any(not (" " <= c <= "~" or c == "\t") for c in value):
+        raise ValueError(f"not auto, off or a header value (printable ASCII, one line): {text!r}")
+    return value
+
+
 def _field_name(text: str) -> str:
     """A request header's name (an RFC 9110 token), lowercased."""
     allowed = set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyz")
@@ -297,6 +307,10 @@ OPTIONS: tuple[Option, ...] = (
     # HTTP/3 over QUIC (docs/http3.md): requests reach the app as HTTP/2's do.
     Option("http3", _bool, False, "also serve HTTP/3 over QUIC on UDP, on the port of each TCP --bind; needs "
            "--ssl-certfile and a build with QUIC (baton --version says) (default: off)", negatable=True, core=True),
+    Option("alt_svc", _alt_svc, "auto", "the Alt-Svc header on HTTP/1.1 and HTTP/2 responses over TCP, which "
+           "tells browsers where HTTP/3 is: auto sends h3=\":PORT\"; ma=86400 (the connection's own port) when "
+           "--http3 serves and nothing otherwise, off never sends it, any other value is sent as it is; an app's "
+           "own Alt-Svc wins (default: %(default)s)", core=True),
     # Served without Python.
     Option("static_path_route", _route, None, "URL path under which --static-path-mount's files are served by "
            "the core; repeatable, paired in order with --static-path-mount", repeat=True),
@@ -389,6 +403,7 @@ class Config:
     ssl_ciphers: str | None
     ssl_version: str
     http3: bool
+    alt_svc: str
     static_path_route: tuple[str, ...]
     static_path_mount: tuple[str, ...]
     static_path_expires: int

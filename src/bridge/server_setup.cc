@@ -76,6 +76,16 @@ bool set_server_header(config_t& c, server_extras&, const option_value& v) {
   return true;
 }
 
+// "auto", "off", or a field value sent as it is (server/alt_svc.h).
+bool set_alt_svc(config_t& c, server_extras&, const option_value& v) {
+  if (v.text.empty() || !exchange::valid_field_value(v.text)) {
+    PyErr_SetString(PyExc_ValueError, "alt_svc: not auto, off or a valid header value");
+    return false;
+  }
+  c.alt_svc = v.text;
+  return true;
+}
+
 bool set_max_header_size(config_t& c, server_extras&, const option_value& v) {
   c.requests.request_limits.max_header_bytes = static_cast<size_t>(v.number);
   c.requests.request_limits.max_request_line = std::min<size_t>(8192, static_cast<size_t>(v.number));
@@ -160,6 +170,7 @@ const option_entry option_table[] = {
        return true;
      }},
     {"server_header", kind::text, 0, 0, set_server_header},
+    {"alt_svc", kind::text, 0, 0, set_alt_svc},
     {"max_requests", kind::integer, 0, INT64_MAX, [](config_t& c, server_extras&, const option_value& v) {
        c.max_requests = static_cast<uint64_t>(v.number);
        return true;

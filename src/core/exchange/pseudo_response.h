@@ -8,7 +8,9 @@
 // ready, encode_response() turns it into the pairs: names in lower case,
 // connection-specific fields left out (RFC 9113 section 8.2.2, RFC 9114
 // section 4.2), the Content-Length, Date and Server the app did not send
-// added. Nothing is encoded on one thread to be decoded on another.
+// added, and the Alt-Svc of the connection's listener (HTTP/2 over TCP;
+// never on HTTP/3 itself). Nothing is encoded on one thread to be decoded
+// on another.
 //
 // The pair type `NV` is the library's (nghttp2_nv, nghttp3_nv): this room
 // includes neither, so the encoders are templates the protocol instantiates.
@@ -72,8 +74,10 @@ NV pair_of(std::string_view name, std::string_view value) {
 std::string_view lowered_field_name(std::string_view name, std::string& text);
 
 // `r` as committed (loop thread, once the exchange's head is ready).
+// `alt_svc`: the Alt-Svc field's value when the app sends none ("" for none).
 template <typename NV>
-void encode_response(const response_state& r, std::string_view server, encoded_pairs<NV>& out) {
+void encode_response(const response_state& r, std::string_view server, std::string_view alt_svc,
+                     encoded_pairs<NV>& out) {
   // Reserved whole before anything is appended, so that no pair's view
   // moves: the lower-cased names, and the status, Content-Length and Date
   // that are made here.
@@ -81,7 +85,7 @@ void encode_response(const response_state& r, std::string_view server, encoded_p
   constexpr std::string_view length_name = "content-length";
   constexpr size_t own_fields = status_name.size() + 3 + length_name.size() + 20 + 4 + 40;
   size_t names = 0;
-  size_t count = 4;
+  size_t count = 5;
   r.fields.for_each([&](std::string_view name, std::string_view) {
     names += name.size();
     ++count;
@@ -115,6 +119,7 @@ void encode_response(const response_state& r, std::string_view server, encoded_p
     out.fields.push_back(pair_of<NV>("date", kept(line.substr(6, line.size() - 8))));
   }
   if (!r.app_server && !server.empty()) out.fields.push_back(pair_of<NV>("server", server));
+  if (!r.app_alt_svc && !alt_svc.empty()) out.fields.push_back(pair_of<NV>("alt-svc", alt_svc));
 }
 
 // The app's trailers as the pairs of the stream's last field section,

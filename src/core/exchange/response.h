@@ -37,6 +37,7 @@ struct response_state {
   bool app_wants_close = false;  // the app said Connection: close
   bool app_date = false;         // the app sent its own Date: the protocol's is left out
   bool app_server = false;       // the app sent its own Server
+  bool app_alt_svc = false;      // the app sent its own Alt-Svc: the listener's is left out
   // A server's own answer (an error, a native route): the connection is
   // kept only when the whole request has arrived, never by dropping an
   // unread rest of its body.
@@ -55,7 +56,7 @@ struct response_state {
     trailers.clear();
     length = -1;
     sent = 0;
-    app_wants_close = app_date = app_server = strict_keep_alive = false;
+    app_wants_close = app_date = app_server = app_alt_svc = strict_keep_alive = false;
     committed = no_body = chunked = finished = replaced = false;
   }
 };

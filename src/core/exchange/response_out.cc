@@ -48,6 +48,7 @@ void response_out::begin(int status_code, std::string_view status_line) {
   r_.app_wants_close = false;
   r_.app_date = false;
   r_.app_server = false;
+  r_.app_alt_svc = false;
 }
 
 bool response_out::add_header(std::string_view name, std::string_view value) {
@@ -65,6 +66,9 @@ bool response_out::add_valid_header(std::string_view name, std::string_view valu
       break;
     case 6:
       if (util::equals_ignore_case(name, "server")) r_.app_server = true;
+      break;
+    case 7:
+      if (util::equals_ignore_case(name, "alt-svc")) r_.app_alt_svc = true;
       break;
     case 10:
       // The connection's own fields (RFC 9110 section 7.6.1) are the

@@ -32,8 +32,19 @@ void append_simple_response(byte_buffer& out, int status, std::string_view date_
   if (!head_only) out.append(body);
 }
 
-encoder::encoder(std::string_view server) {
+encoder::encoder(std::string_view server, std::string_view alt_svc) {
   if (!server.empty()) server_line_ = "server: " + std::string(server) + "\r\n";
+  if (!alt_svc.empty()) alt_svc_line_ = "alt-svc: " + std::string(alt_svc) + "\r\n";
+  own_lines_ = server_line_ + alt_svc_line_;
+}
+
+void encoder::append_own_fields(const exchange::response_state& r, byte_buffer& out) const {
+  if (!(r.app_server | r.app_alt_svc)) {
+    out.append(own_lines_);
+    return;
+  }
+  if (!r.app_server) out.append(server_line_);
+  if (!r.app_alt_svc) out.append(alt_svc_line_);
 }
 
 // Keep-alive needs the whole request body to have arrived, or a rest the
@@ -91,7 +102,7 @@ bool encoder::write_head(exchange::response_state& r, const exchange::commit_fac
     out.append("connection: keep-alive\r\n");
   }
   if (!r.app_date) out.append(util::current_date_line());
-  if (!r.app_server && !server_line_.empty()) out.append(server_line_);
+  append_own_fields(r, out);
   out.append("\r\n", 2);
   return !keep;
 }

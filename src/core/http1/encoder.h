@@ -30,11 +30,13 @@ void append_simple_response(byte_buffer& out, int status, std::string_view date_
                             bool head_only = false, std::initializer_list<std::string_view> extra = {});
 
 // How every exchange an HTTP/1 connection starts writes its response. One
-// per server; stateless but for the Server field it adds.
+// per server, or one per listener when listeners advertise Alt-Svc;
+// stateless but for the Server and Alt-Svc fields it adds.
 class encoder final : public exchange::response_wire {
  public:
-  // `server`: the Server field's value when the app sends none ("" for none).
-  explicit encoder(std::string_view server);
+  // `server`: the Server field's value when the app sends none ("" for
+  // none); `alt_svc` the same for Alt-Svc (RFC 7838).
+  explicit encoder(std::string_view server, std::string_view alt_svc = {});
   bool write_head(exchange::response_state& r, const exchange::commit_facts& facts, byte_buffer& out) const override;
   void begin_piece(size_t length, byte_buffer& out) const override { append_chunk_header(out, length); }
   void end_piece(byte_buffer& out) const override { out.append("\r\n", 2); }
@@ -45,7 +47,14 @@ class encoder final : public exchange::response_wire {
                                          const exchange::request_head& request, byte_buffer& out) const override;
 
  private:
-  std::string server_line_;  // "server: baton\r\n", or empty
+  // The fields the app did not send, added after Date. Both lines are
+  // kept together too, so a response whose app sent neither (nearly every
+  // one) costs one append and one test, as it did before Alt-Svc.
+  void append_own_fields(const exchange::response_state& r, byte_buffer& out) const;
+
+  std::string server_line_;   // "server: baton\r\n", or empty
+  std::string alt_svc_line_;  // "alt-svc: h3=\":8443\"; ma=86400\r\n", or empty
+  std::string own_lines_;     // both
 };
 
 }  // namespace baton::http1

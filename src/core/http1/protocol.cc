@@ -23,7 +23,7 @@ exchange::exchange* protocol::request_state::detach() {
 }
 
 protocol::protocol(context& ctx, session::session& s)
-    : context_(ctx), session_(s), peer_trusted_(ctx.gate.trusts_peer(s)) {}
+    : context_(ctx), session_(s), wire_(ctx.wire_for(s.peer().listener)), peer_trusted_(ctx.gate.trusts_peer(s)) {}
 
 protocol::~protocol() {
   if (exchange::exchange* x = current_.detach()) {
@@ -278,7 +278,7 @@ parse_status protocol::start_exchange(byte_buffer& input) {
     return r.status;
   }
   exchange::exchange* x = gate().host.new_exchange();
-  x->reset_for(parsed, input.data(), r.head_length, session_.peer(), context_.wire, gate().forwarding(peer_trusted_));
+  x->reset_for(parsed, input.data(), r.head_length, session_.peer(), wire_, gate().forwarding(peer_trusted_));
   input.consume(r.head_length);
   x->links.sink = this;
   current_.x = x;

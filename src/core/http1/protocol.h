@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "core/exchange/exchange.h"
 #include "core/gate/request_gate.h"
@@ -58,6 +59,13 @@ struct context {
   const settings& config;
   header* header_scratch;  // request_limits.max_headers entries, for the parser
   const encoder& wire;
+  // When listeners advertise Alt-Svc, each has its own wire (by listener
+  // index); empty: `wire` serves every connection.
+  std::span<const encoder> listener_wires = {};
+
+  const encoder& wire_for(uint16_t listener) const {
+    return listener < listener_wires.size() ? listener_wires[listener] : wire;
+  }
 };
 
 class protocol final : public session::protocol, public exchange::exchange_sink {
@@ -149,6 +157,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
 
   context& context_;
   session::session& session_;
+  const encoder& wire_;  // its listener's: the Alt-Svc it advertises
   state state_ = state::reading;
   parse_cursor cursor_;
   request_state current_;

@@ -41,6 +41,8 @@ const shared_setup& setup() {
 
 protocol::protocol(context& ctx, session::session& s)
     : context_(ctx), session_(s), peer_trusted_(ctx.gate.trusts_peer(s)) {
+  uint16_t listener = s.peer().listener;
+  if (listener < ctx.alt_svc.size()) alt_svc_ = ctx.alt_svc[listener];
   size_t record = 0;
   session_.io().record_stage(record);
   record_payload_ = record > 9 ? record - 9 : 0;

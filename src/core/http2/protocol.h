@@ -44,7 +44,9 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -88,6 +90,9 @@ struct context {
   const settings& config;
   const http2::framing& response_wire;
   int write_timeout_ms = 30000;
+  // The Alt-Svc each listener advertises (by listener index; "" for none);
+  // empty: none.
+  std::span<const std::string> alt_svc = {};
   // RFC 8441: SETTINGS_ENABLE_CONNECT_PROTOCOL is sent, and an extended
   // CONNECT is offered to the host as a switch (a WebSocket on its stream).
   bool extended_connect = false;
@@ -191,6 +196,7 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
 
   context& context_;
   session::session& session_;
+  std::string_view alt_svc_;  // its listener's (context::alt_svc), or empty
   nghttp2_session* h2_ = nullptr;
   stream* streams_ = nullptr;  // every stream object, linked
   size_t stream_count_ = 0;

@@ -15,8 +15,9 @@ using framing = exchange::pseudo_framing;
 using encoded_head = exchange::encoded_pairs<nghttp2_nv>;
 
 // `r` as committed (loop thread, once the exchange's head is ready).
-inline void encode(const exchange::response_state& r, std::string_view server, encoded_head& out) {
-  exchange::encode_response(r, server, out);
+inline void encode(const exchange::response_state& r, std::string_view server, std::string_view alt_svc,
+                   encoded_head& out) {
+  exchange::encode_response(r, server, alt_svc, out);
 }
 
 // Each interim response `queued` holds, as the pairs of a HEADERS frame.

@@ -115,7 +115,7 @@ bool protocol::take_output(stream& s) {
     interim = submit_interim(s);
     if (!head_ready) return interim;
     const exchange::response_state& r = s.x->response_head();
-    encode(r, context_.response_wire.server(), head_scratch_);
+    encode(r, context_.response_wire.server(), alt_svc_, head_scratch_);
     nghttp2_data_provider body{};
     body.read_callback = callbacks::read_body;
     s.head_sent = true;

@@ -68,7 +68,8 @@ void http3_server::take_output(request_stream& s) {
     submit_interim(s);
     if (!head_ready) return;
     const exchange::response_state& r = s.x->response_head();
-    exchange::encode_response(r, context_.response_wire.server(), head_scratch_);
+    // No Alt-Svc: the client is on HTTP/3 already.
+    exchange::encode_response(r, context_.response_wire.server(), {}, head_scratch_);
     nghttp3_data_reader body{read_body_callback};
     s.head_sent = true;
     if (r.no_body) s.pending.clear();

@@ -41,11 +41,14 @@ server::server(const server_config& config, const std::vector<int>& listeners)
       ws_context_{config_.websocket, accounting_.websocket_host(), inflater_},
       succession_(config_, http1_context_, h2_context_, ws_context_, ws_wire_),
       quic_(make_quic_endpoint(config_, loop_, gate_, h2_wire_)),
+      alt_svc_(config_.alt_svc, quic_ != nullptr, config_.server_header, listeners),
       listeners_(config_, loop_, sessions_, succession_, listeners, quic_.get()),
       admission_(config_, loop_, listeners_) {
   config_.requests.exchanges.stopping = &lifecycle_.draining();
   if (gate_.timing) metrics::stopwatch::calibrate();
   h2_context_.extended_connect = config_.websocket.enabled;
+  http1_context_.listener_wires = alt_svc_.http1_wires;
+  h2_context_.alt_svc = alt_svc_.values;
   idle_trim_.owner = this;
   // Large request and response buffers (a 1 MiB upload) come from the heap
   // and are reused, not mapped and unmapped per request. With glibc's

@@ -33,6 +33,7 @@
 #include "core/server/access_log.h"
 #include "core/server/accounting.h"
 #include "core/server/admission.h"
+#include "core/server/alt_svc.h"
 #include "core/server/dispatcher.h"
 #include "core/server/lifecycle.h"
 #include "core/server/listeners.h"
@@ -172,6 +173,7 @@ class server final : private loop::inbox_handler, private session::protocol_host
   // HTTP/3's endpoint (null without --http3): before the listeners, which
   // hand it datagrams, so it outlives them.
   std::unique_ptr<net::datagram_sink> quic_;
+  alt_svc_by_listener alt_svc_;  // after quic_: "auto" advertises h3 only when it serves
   listener_set listeners_;
   admission admission_;
   idle_trim idle_trim_;

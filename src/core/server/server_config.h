@@ -69,6 +69,10 @@ struct server_config {
   // HTTP/3 (--http3): a UDP socket beside each TCP listener, served by a
   // QUIC endpoint under `tls` (docs/http3.md). Needs a build with QUIC.
   bool http3 = false;
+  // What HTTP/1.1 and HTTP/2 responses on TCP listeners say in Alt-Svc
+  // (alt_svc.h): "auto" (h3 on the listener's port when HTTP/3 serves),
+  // "off", or a field value sent as it is.
+  std::string alt_svc = "auto";
   // Counting (null: metrics off): this loop's block of the metrics region,
   // and its worker's slot (the pool's gauges, which the worker's loops share).
   metrics::thread_block* metrics = nullptr;
