@@ -20,12 +20,13 @@ def spki_hash(cert) -> str:
 
 
 @contextlib.contextmanager
-def chromium(url: str, profile_dir, trusted_cert=None):
+def chromium(url: str, profile_dir, trusted_cert=None, extra_args=()):
     """Chromium showing `url` until the block ends (then it is killed). Over
     TLS it is told to take any certificate; or, given `trusted_cert`, to
     trust that one as if a known CA had signed it: a connection with a
     certificate error is served, but Chromium caches nothing from it (a
-    resource preloaded by a 103 is then fetched again when the page uses it)."""
+    resource preloaded by a 103 is then fetched again when the page uses it).
+    `extra_args`: more of Chromium's switches."""
     browser = shutil.which("chromium")
     assert browser, "Debian's chromium is missing (the Makefile installs it)"
     # Under the sanitizer run the server has the sanitizers preloaded; the
@@ -35,7 +36,7 @@ def chromium(url: str, profile_dir, trusted_cert=None):
              else "--ignore-certificate-errors")
     proc = subprocess.Popen([browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
                              trust, f"--user-data-dir={profile_dir}",
-                             "--remote-debugging-port=0", url],
+                             "--remote-debugging-port=0", *extra_args, url],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env)
     try:
         yield proc

@@ -48,7 +48,7 @@ TEST(http2_response_head, TheStatusComesFirstAndNamesGoToLowerCase) {
   r.fields.add("Content-Type", "text/plain");
   r.fields.add("X-Trace-ID", "AbC");
   h2::encoded_head head;
-  h2::encode(r, "baton", head);
+  h2::encode(r, "baton", "", head);
   auto pairs = pairs_of(head);
   ASSERT_FALSE(pairs.empty());
   EXPECT_EQ(pairs[0], std::make_pair(std::string(":status"), std::string("404")));
@@ -64,7 +64,7 @@ TEST(http2_response_head, ConnectionSpecificFieldsAreLeftOut) {
   r.fields.add("Proxy-Connection", "keep-alive");
   r.fields.add("X-Kept", "1");
   h2::encoded_head head;
-  h2::encode(r, "", head);
+  h2::encode(r, "", "", head);
   auto pairs = pairs_of(head);
   EXPECT_EQ(value_of(pairs, "upgrade"), "<none>");
   EXPECT_EQ(value_of(pairs, "proxy-connection"), "<none>");
@@ -76,17 +76,17 @@ TEST(http2_response_head, AKnownLengthIsSentUnlessTheAppSentItsOwnOrThereIsNoBod
   x::response_state r = committed(200);
   r.length = 1234567;
   h2::encoded_head head;
-  h2::encode(r, "baton", head);
+  h2::encode(r, "baton", "", head);
   EXPECT_EQ(value_of(pairs_of(head), "content-length"), "1234567");
   r.fields.add("Content-Length", "1234567");
-  h2::encode(r, "baton", head);
+  h2::encode(r, "baton", "", head);
   int count = 0;
   for (const auto& [n, v] : pairs_of(head)) count += n == "content-length";
   EXPECT_EQ(count, 1);
   x::response_state empty = committed(204);
   empty.no_body = true;
   empty.length = 0;
-  h2::encode(empty, "baton", head);
+  h2::encode(empty, "baton", "", head);
   EXPECT_EQ(value_of(pairs_of(head), "content-length"), "<none>");
 }
 
@@ -96,7 +96,7 @@ TEST(http2_response_head, TheAppsOwnDateAndServerAreKept) {
   r.fields.add("Server", "mine");
   r.app_date = r.app_server = true;
   h2::encoded_head head;
-  h2::encode(r, "baton", head);
+  h2::encode(r, "baton", "", head);
   auto pairs = pairs_of(head);
   EXPECT_EQ(value_of(pairs, "date"), "Thu, 01 Jan 1970 00:00:00 GMT");
   EXPECT_EQ(value_of(pairs, "server"), "mine");
@@ -111,7 +111,7 @@ TEST(http2_response_head, ManyFieldsKeepEveryViewValid) {
   for (int i = 0; i < 200; ++i) names.push_back("X-A-Rather-Long-Field-Name-Number-" + std::to_string(i));
   for (const std::string& n : names) r.fields.add(n, "v");
   h2::encoded_head head;
-  h2::encode(r, "baton", head);
+  h2::encode(r, "baton", "", head);
   auto pairs = pairs_of(head);
   EXPECT_EQ(pairs[0].second, "200");
   EXPECT_EQ(pairs[1].first, "x-a-rather-long-field-name-number-0");
@@ -195,7 +195,7 @@ TEST(http2_response_head, TheLoopReadsTheHeadWholeWhileTheAppGoesOnWithTheBody) 
     baton::net::output_queue out;
     while (!s.head_ready()) s.take_output(out);
     h2::encoded_head head;
-    h2::encode(s.response_head(), f.server(), head);
+    h2::encode(s.response_head(), f.server(), "", head);
     auto pairs = pairs_of(head);
     EXPECT_EQ(pairs.at(0).second, "201");
     EXPECT_EQ(value_of(pairs, "x-round"), std::to_string(round));
