@@ -38,11 +38,7 @@ encoder::encoder(std::string_view server, std::string_view alt_svc) {
   own_lines_ = server_line_ + alt_svc_line_;
 }
 
-void encoder::append_own_fields(const exchange::response_state& r, byte_buffer& out) const {
-  if (!(r.app_server | r.app_alt_svc)) {
-    out.append(own_lines_);
-    return;
-  }
+void encoder::append_own_fields_apart(const exchange::response_state& r, byte_buffer& out) const {
   if (!r.app_server) out.append(server_line_);
   if (!r.app_alt_svc) out.append(alt_svc_line_);
 }
@@ -102,7 +98,11 @@ bool encoder::write_head(exchange::response_state& r, const exchange::commit_fac
     out.append("connection: keep-alive\r\n");
   }
   if (!r.app_date) out.append(util::current_date_line());
-  append_own_fields(r, out);
+  if (!(r.app_server | r.app_alt_svc)) [[likely]] {
+    out.append(own_lines_);
+  } else {
+    append_own_fields_apart(r, out);
+  }
   out.append("\r\n", 2);
   return !keep;
 }

@@ -47,10 +47,11 @@ class encoder final : public exchange::response_wire {
                                          const exchange::request_head& request, byte_buffer& out) const override;
 
  private:
-  // The fields the app did not send, added after Date. Both lines are
-  // kept together too, so a response whose app sent neither (nearly every
-  // one) costs one append and one test, as it did before Alt-Svc.
-  void append_own_fields(const exchange::response_state& r, byte_buffer& out) const;
+  // The Server and Alt-Svc lines the app did not send, added after Date,
+  // when it sent one of them. Both lines are kept together too (own_lines_),
+  // so a response whose app sent neither (nearly every one) costs one test
+  // and one append, as the Server line alone did before Alt-Svc.
+  void append_own_fields_apart(const exchange::response_state& r, byte_buffer& out) const;
 
   std::string server_line_;   // "server: baton\r\n", or empty
   std::string alt_svc_line_;  // "alt-svc: h3=\":8443\"; ma=86400\r\n", or empty
