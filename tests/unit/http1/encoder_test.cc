@@ -6,8 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include "core/exchange/head.h"
 
 namespace {
 
@@ -168,6 +172,49 @@ TEST(Interim, AnHttp10ClientGetsNone) {
   baton::byte_buffer out;
   EXPECT_EQ(e.write_interim(103, fields, request, out), baton::exchange::interim_result::not_sent);
   EXPECT_TRUE(out.empty());
+}
+
+}  // namespace
+
+namespace {
+
+namespace x = baton::exchange;
+
+// The head `wire` writes for a 200 with `fields` (the app's), as text.
+std::string head_of(const h::encoder& wire, std::initializer_list<std::pair<std::string_view, std::string_view>> fields,
+                    bool app_server = false, bool app_alt_svc = false) {
+  x::request_head request;
+  x::response_state r;
+  r.status = 200;
+  r.status_line = "200 OK";
+  for (auto [n, v] : fields) r.fields.add(n, v);
+  r.length = 0;
+  r.app_date = true;
+  r.app_server = app_server;
+  r.app_alt_svc = app_alt_svc;
+  x::commit_facts facts{request, true, false, 0, true};
+  baton::byte_buffer out;
+  wire.write_head(r, facts, out);
+  return std::string(out.view());
+}
+
+TEST(EncoderHead, AddsTheServerAndTheListenersAltSvcAfterTheAppsFields) {
+  h::encoder wire("baton", "h3=\":8443\"; ma=86400");
+  EXPECT_EQ(head_of(wire, {{"Content-Length", "0"}}),
+            "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nserver: baton\r\nalt-svc: h3=\":8443\"; ma=86400\r\n\r\n");
+}
+
+TEST(EncoderHead, WithoutAnAltSvcOnlyTheServerIsAdded) {
+  h::encoder wire("baton");
+  EXPECT_EQ(head_of(wire, {{"Content-Length", "0"}}), "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nserver: baton\r\n\r\n");
+}
+
+TEST(EncoderHead, TheAppsOwnAltSvcOrServerWinsAndIsNotDoubled) {
+  h::encoder wire("baton", "h3=\":8443\"");
+  EXPECT_EQ(head_of(wire, {{"Content-Length", "0"}, {"Alt-Svc", "clear"}}, false, true),
+            "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nAlt-Svc: clear\r\nserver: baton\r\n\r\n");
+  EXPECT_EQ(head_of(wire, {{"Content-Length", "0"}, {"Server", "mine"}}, true, false),
+            "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nServer: mine\r\nalt-svc: h3=\":8443\"\r\n\r\n");
 }
 
 }  // namespace

@@ -103,6 +103,22 @@ TEST(http2_response_head, TheAppsOwnDateAndServerAreKept) {
   EXPECT_EQ(pairs.size(), 3u);
 }
 
+TEST(http2_response_head, TheListenersAltSvcIsAddedUnlessTheAppSentItsOwn) {
+  x::response_state r = committed(200);
+  h2::encoded_head head;
+  h2::encode(r, "baton", "h3=\":8443\"; ma=86400", head);
+  EXPECT_EQ(value_of(pairs_of(head), "alt-svc"), "h3=\":8443\"; ma=86400");
+  h2::encode(r, "baton", "", head);
+  EXPECT_EQ(value_of(pairs_of(head), "alt-svc"), "<none>");
+  r.fields.add("Alt-Svc", "clear");
+  r.app_alt_svc = true;
+  h2::encode(r, "baton", "h3=\":8443\"; ma=86400", head);
+  int count = 0;
+  for (const auto& [n, v] : pairs_of(head)) count += n == "alt-svc";
+  EXPECT_EQ(count, 1);
+  EXPECT_EQ(value_of(pairs_of(head), "alt-svc"), "clear");
+}
+
 TEST(http2_response_head, ManyFieldsKeepEveryViewValid) {
   // The storage is reserved before the first view is taken: a head of many
   // long names must not move what the early pairs point at.
