@@ -179,7 +179,7 @@ def test_one_long_lived_connection_keeps_no_memory_for_the_requests_it_carried(s
     # must go when the stream does. Measured: flat to the kilobyte after the
     # first 2 500 (32.5 MB, the inline shape); the bound leaves room for the
     # allocator's noise, not for 60 bytes a request (a stream record never
-    # freed grows it 3 MB each 2 500).
+    # freed grows it 7.6 MB each 2 500).
     import asyncio
 
     from aioquic.asyncio import connect
