@@ -25,6 +25,7 @@ from baton import _baton
 
 pytestmark = pytest.mark.skipif(not _baton.HAS_QUIC, reason=f"no QUIC in this build: {_baton.QUIC_ABSENT_REASON}")
 
+SANITIZED = bool(os.environ.get("BATON_TEST_SANITIZER_REPORTS"))
 WSGI = "tests.integration.apps.wire_apps:wsgi"
 ASGI = "tests.integration.apps.wire_apps:asgi"
 # Past the server's 256 KiB stream window: the body arrives only if the
@@ -210,7 +211,9 @@ def test_one_long_lived_connection_keeps_no_memory_for_the_requests_it_carried(s
         return seen
 
     seen = asyncio.run(run())
-    assert seen[-1] - seen[0] < 1024, f"RSS (kB) after each 2 500 requests: {seen}"
+    # (Under AddressSanitizer freed memory waits in its quarantine: the
+    # requests are carried all the same, but RSS cannot stay flat.)
+    assert SANITIZED or seen[-1] - seen[0] < 1024, f"RSS (kB) after each 2 500 requests: {seen}"
 
 
 def test_the_app_timeout_answers_504_on_the_stream_and_the_worker_is_replaced(tls_certificates):
