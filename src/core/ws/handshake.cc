@@ -51,7 +51,11 @@ std::string accept_value(std::string_view key) {
   input += guid;
   unsigned char digest[SHA_DIGEST_LENGTH];
   unsigned int length = 0;
-  EVP_Digest(input.data(), input.size(), digest, &length, EVP_sha1(), nullptr);
+  // Fetched once for the process (a thread-safe static), not looked up in
+  // OpenSSL's method store at every handshake, which loop threads would
+  // otherwise search side by side.
+  static EVP_MD* const sha1 = EVP_MD_fetch(nullptr, "SHA1", nullptr);
+  EVP_Digest(input.data(), input.size(), digest, &length, sha1 != nullptr ? sha1 : EVP_sha1(), nullptr);
   unsigned char encoded[4 * ((SHA_DIGEST_LENGTH + 2) / 3) + 1];
   int n = EVP_EncodeBlock(encoded, digest, static_cast<int>(length));
   return std::string(reinterpret_cast<const char*>(encoded), static_cast<size_t>(n));
