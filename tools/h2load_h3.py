@@ -37,7 +37,6 @@ third_party/ holds, and its configure then stops with that (in the log).
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import subprocess
@@ -45,7 +44,7 @@ import sys
 from pathlib import Path
 
 import openssl
-from trixie_source import ROOT, build_once
+from trixie_source import ROOT, build_once, cache_command
 
 PREFIX = Path(os.environ.get("BATON_H2LOAD_H3") or "/var/cache/baton/h2load-h3")
 SOURCE_PACKAGE = "nghttp2"
@@ -185,17 +184,8 @@ def build(prefix: Path = PREFIX) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["build", "status", "path"])
-    args = parser.parse_args()
-    if args.command == "build":
-        return build(PREFIX)
-    why = ready(PREFIX)
-    if args.command == "status":
-        print(f"h2load-h3: {why}" if why else f"h2load-h3: ready: h2load {version_of(PREFIX)} at {binary(PREFIX)}")
-    elif why is None:
-        print(binary(PREFIX))
-    return 0 if why is None else 1
+    return cache_command(__doc__.splitlines()[0], "h2load-h3", lambda: build(PREFIX), lambda: ready(PREFIX),
+                         lambda: f"h2load {version_of(PREFIX)} at {binary(PREFIX)}", lambda: binary(PREFIX))
 
 
 if __name__ == "__main__":

@@ -26,13 +26,12 @@ TLS and QUIC alike.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from trixie_source import build_once
+from trixie_source import build_once, cache_command
 
 PREFIX = Path(os.environ.get("BATON_OPENSSL") or "/var/cache/baton/openssl-3.5")
 SOURCE_PACKAGE = "openssl"
@@ -95,17 +94,8 @@ def build(prefix: Path = PREFIX) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["build", "status", "path"])
-    args = parser.parse_args()
-    if args.command == "build":
-        return build(PREFIX)
-    why = ready(PREFIX)
-    if args.command == "status":
-        print(f"openssl: {why}" if why else f"openssl: ready: OpenSSL {version_of(PREFIX)} at {PREFIX}")
-    elif why is None:
-        print(PREFIX)
-    return 0 if why is None else 1
+    return cache_command(__doc__.splitlines()[0], "openssl", lambda: build(PREFIX), lambda: ready(PREFIX),
+                         lambda: f"OpenSSL {version_of(PREFIX)} at {PREFIX}", lambda: PREFIX)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ says why on one line and goes on."""
 
 from __future__ import annotations
 
+import argparse
 import fcntl
 import functools
 import os
@@ -102,3 +103,19 @@ def build_once(prefix: Path, *, package: str, tree_prefix: str, build_packages: 
         return 1
     say(f"ready: {describe()} (built in {time.monotonic() - started:.0f} s)")
     return 0
+
+
+def cache_command(description: str, name: str, build, ready, ready_line, path) -> int:
+    """The command line every cached build shares: `build` (the callable's exit status), `status` (why it is
+    not ready, or `ready_line()`), `path` (`path()` once ready); exit 0 when ready."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("command", choices=["build", "status", "path"])
+    args = parser.parse_args()
+    if args.command == "build":
+        return build()
+    why = ready()
+    if args.command == "status":
+        print(f"{name}: {why}" if why else f"{name}: ready: {ready_line()}")
+    elif why is None:
+        print(path())
+    return 0 if why is None else 1

@@ -17,19 +17,13 @@
 
 #include "core/loop/thread_contract.h"
 
+#include "unit/support/loopback_listener.h"
+
 namespace {
 
 using baton::server::datagram_listener;
 
-int tcp_listener_on_loopback() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-  EXPECT_EQ(::listen(fd, 4), 0);
-  return fd;
-}
+using baton::testing::tcp_listener_on_loopback;
 
 uint16_t port_of(int fd) {
   sockaddr_in address{};
