@@ -25,19 +25,25 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int)
     parser.add_argument("--duration", type=float)
     parser.add_argument("--connections", help="comma-separated connection counts, in place of the suite's")
-    parser.add_argument("--cores", type=int, choices=(1, 2), default=1,
-                        help="1: server on CPU 0, wrk on CPU 1 (default); 2: the server may use both cores "
-                             "(for multi-thread shapes), and wrk shares them")
+    parser.add_argument("--cores", type=int, choices=(1, 2),
+                        help="1: server on CPU 0, wrk on CPU 1 (most suites' default); 2: the server may use both "
+                             "cores (for multi-thread shapes), and wrk shares them")
     parser.add_argument("--syscalls", action="store_true", help="also count syscalls per request (strace -c)")
+    parser.add_argument("--arms", help="comma-separated arms, in place of the suite's")
+    parser.add_argument("--background", help="comma-separated counts of slow requests kept in flight, in place of "
+                                             "the suite's")
     args = parser.parse_args(argv)
     # Thousands of connections (the idle-memory suite) need descriptors; the
     # servers started from here inherit the limit.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     settings = suites.suite(args.suite)
-    if args.cores == 2:
+    if args.cores == 2 and (settings.server_cpus, settings.client_cpus) != ("0,1", "0,1"):
         settings.server_cpus = settings.client_cpus = "0,1"
         settings.suite += "-2cores"
+    if args.cores == 1 and (settings.server_cpus, settings.client_cpus) != ("0", "1"):
+        settings.server_cpus, settings.client_cpus = "0", "1"
+        settings.suite += "-1core"
     if args.syscalls:
         settings.syscalls = True
     if args.rounds:
@@ -46,6 +52,10 @@ def main(argv=None) -> int:
         settings.duration = args.duration
     if args.connections:
         settings.connections = [int(n) for n in args.connections.split(",")]
+    if args.arms:
+        settings.arms = args.arms.split(",")
+    if args.background:
+        settings.background = [int(n) for n in args.background.split(",")]
     out = args.out or runner.ROOT / "bench" / "results" / f"{time.strftime('%Y-%m-%d')}-{settings.suite}"
     artifact = runner.run(settings, out, progress=lambda line: print(line, flush=True))
     print(f"artifact: {out / 'results.json'} ({artifact['elapsed_seconds']} s)")

@@ -463,6 +463,9 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
         describe="baton, the loop detached from the GIL, 4 pool threads (turn barrier on)"),
     Arm("baton-pool-4-noturn", "baton", "wsgi", _baton("--blocking-threads", "4"), env={"BATON_X_POOL_TURN": "0"},
         describe="A/B: baton pool of 4 without the turn barrier (BATON_X_POOL_TURN=0)"),
+    Arm("baton-pool-4-norunner", "baton", "wsgi", _baton("--blocking-threads", "4"), env={"BATON_X_POOL_RUNNER": "0"},
+        describe="A/B: baton pool of 4 waking an idle thread for each job, none left to the running thread "
+                 "(BATON_X_POOL_RUNNER=0)"),
     Arm("baton-pool-1-attached", "baton", "wsgi", _baton("--blocking-threads", "1"),
         env={"BATON_X_LOOP_ATTACHED": "1"},
         describe="A/B: baton pool of 1 with the loop taking the GIL every pass (BATON_X_LOOP_ATTACHED=1)"),

@@ -86,14 +86,17 @@ def suite(name: str) -> Settings:
         # The probe for the turn barrier: 16 connections on a view that holds
         # the GIL for 0.3 ms, 4 pool threads. With the barrier p99 stays in
         # single-digit milliseconds; without it the same run must convoy.
-        return Settings("pool-fairness", ["baton-pool-4", "baton-pool-4-noturn", "granian-wsgi-bt4"], ["busy"], [16],
+        return Settings("pool-fairness", ["baton-pool-4", "baton-pool-4-norunner", "baton-pool-4-noturn",
+                                          "granian-wsgi-bt4"], ["busy"], [16],
                         rounds=3,
                         duration=6, warmup=1, server_cpus="0,1", client_cpus="0,1")
     if name == "django-mixed":
-        # 16 connections on Django's fast view while 0, 1 and 2 requests to a
-        # 200 ms view are kept in flight: what a slow view costs the fast ones.
-        return Settings("django-mixed", ["baton-inline", "baton-pool-4", "baton-pool-4-noturn", "granian-wsgi-bt4",
-                                         "granian-wsgi-bt1", "gunicorn-gthread", "waitress-4"], ["django-mixed"], [16], background=[0, 1, 2], rounds=2,
+        # 16 and 64 connections on Django's fast view while 0, 1 and 2
+        # requests to a 200 ms view are kept in flight: what a slow view
+        # costs the fast ones.
+        return Settings("django-mixed", ["baton-inline", "baton-pool-4", "baton-pool-4-norunner", "baton-pool-4-noturn",
+                                         "granian-wsgi-bt4", "granian-wsgi-bt1", "gunicorn-gthread", "waitress-4"],
+                        ["django-mixed"], [16, 64], background=[0, 1, 2], rounds=5,
                         duration=5, warmup=1, server_cpus="0,1", client_cpus="0,1")
     if name == "post-echo":
         # The 1 MiB POST echo warm (after a verification request and a warm-up)

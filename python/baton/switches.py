@@ -23,6 +23,8 @@ SWITCHES = {
     "LOOP_ATTACHED": "1: a WSGI pool's loop thread takes the GIL on every pass, as before the detached loop",
     "POOL_TURN": "0: a WSGI pool without the turn barrier; force: the barrier kept on where it would be off "
                  "(free-threaded CPython)",
+    "POOL_RUNNER": "0: a WSGI pool wakes an idle thread for each job at once, rather than leaving it a moment "
+                   "to the thread that runs jobs back to back",
     "POOL_FALLBACK": "inline: a WSGI pool whose full queue runs the request on the loop thread (the "
                      "predecessor's fallback)",
 }

@@ -143,11 +143,12 @@ run_outcome run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::ve
   } else {
     // A/B switches for the benchmarks: the attached loop of before the
     // detach, the pool without its turn barrier (or, without a GIL, with
-    // it all the same), and the predecessor's inline fallback when every
-    // pool thread is busy.
+    // it all the same), without jobs left to the running thread, and the
+    // predecessor's inline fallback when every pool thread is busy.
     bool pool_turn = keyword_flag(kwargs, "pool_turn", true);
     bool gil_free = !gil_enabled() && !keyword_flag(kwargs, "pool_turn_forced", false);
-    python_pool_hooks hooks(static_cast<int>(blocking_threads), pool_turn, gil_free, s.metrics_slot());
+    python_pool_hooks hooks(static_cast<int>(blocking_threads), pool_turn, gil_free, s.metrics_slot(),
+                            keyword_flag(kwargs, "pool_runner", true));
     attaching_inline_dispatcher fallback(*wsgi);
     server::thread_pool pool(*wsgi, hooks, static_cast<int>(blocking_threads),
                              keyword_flag(kwargs, "pool_fallback_inline", false) ? &fallback : nullptr);
@@ -166,6 +167,9 @@ run_outcome run_wsgi(server::server& s, PyObject* app, PyObject* kwargs, std::ve
     log::write(log::level::debug, "turn barrier: %llu hand-overs between jobs, %llu yields",
                static_cast<unsigned long long>(hooks.handovers()),
                static_cast<unsigned long long>(hooks.barrier().yields()));
+    log::write(log::level::debug, "pool: %llu jobs left to a running thread, %llu times woken for after a stall",
+               static_cast<unsigned long long>(pool.left_to_runner()),
+               static_cast<unsigned long long>(pool.runner_stalls()));
   }
   wsgi->clear_loop_thread_state();
   return outcome;

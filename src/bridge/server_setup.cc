@@ -428,7 +428,8 @@ bool read_local_routes(PyObject* kwargs, config_t& config, server_extras& extras
 constexpr const char* bridge_keys[] = {
     "health_path", "static_path_expires", "static_mounts", "static_open_fallback",  // read_local_routes
     "own_signals", "blocking_threads", "native_hello", "log_exception", "root_path", "url_scheme",
-    "server_software", "multiprocess", "pool_turn", "pool_turn_forced", "pool_fallback_inline",
+    "server_software", "multiprocess", "pool_turn", "pool_turn_forced", "pool_runner",
+    "pool_fallback_inline",
     "loop_attached",                                       // serve()
     "pump", "eager_tasks", "schedule_pass",                // AsgiServer
     "stop_handle",                                         // both

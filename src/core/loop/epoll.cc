@@ -72,7 +72,15 @@ void event_loop::modify(int fd, uint32_t events, io_handler* handler) {
 
 void event_loop::remove(int fd) { epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr); }
 
-int event_loop::backend_wait(int timeout_ms) {
+int event_loop::backend_wait(int timeout_ms, int64_t timeout_ns) {
+  if (timeout_ns >= 0) {
+    // epoll_pwait2 (Linux 5.11) takes a timespec; a kernel without it gets
+    // the millisecond wait, which next_timeout_ms() rounded up.
+    timespec ts{static_cast<time_t>(timeout_ns / 1'000'000'000), static_cast<long>(timeout_ns % 1'000'000'000)};
+    int n = static_cast<int>(::syscall(SYS_epoll_pwait2, epoll_fd_, backend_->events, backend_state::capacity, &ts,
+                                       nullptr, static_cast<size_t>(_NSIG / 8)));
+    if (n >= 0 || errno != ENOSYS) return n;
+  }
 #ifdef BATON_LIBC_SYSCALLS
   return epoll_wait(epoll_fd_, backend_->events, backend_state::capacity, timeout_ms);
 #else

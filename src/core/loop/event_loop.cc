@@ -1,5 +1,7 @@
 #include "core/loop/event_loop.h"
 
+#include <algorithm>
+
 #include "core/handoff/parker.h"
 
 #include <unistd.h>
@@ -160,9 +162,15 @@ void event_loop::update_clock() {
 
 int event_loop::next_timeout_ms() const {
   if (inbox_pending()) return 0;
-  if (heap_.empty()) return -1;
-  int64_t until = heap_.front()->deadline - now_ms_;
-  if (until <= 0) return 0;
+  // -1: nothing to wait for; a timer already due waits 0.
+  int64_t until = -1;
+  if (!heap_.empty()) until = std::max<int64_t>(heap_.front()->deadline - now_ms_, 0);
+  if (park_limit_ns_ >= 0) {
+    int64_t limit_ms = (park_limit_ns_ + 999'999) / 1'000'000;
+    if (until < 0 || limit_ms < until) until = limit_ms;
+  }
+  if (until < 0) return -1;
+  if (until == 0) return 0;
   return until > INT32_MAX ? INT32_MAX : static_cast<int>(until);
 }
 
@@ -180,6 +188,11 @@ void event_loop::run_once(int max_wait_ms) {
     int until = next_timeout_ms();
     if (until >= 0 && (timeout < 0 || until < timeout)) timeout = until;
   }
+  // Within the millisecond next_timeout_ms() rounded the park limit up to.
+  int64_t precise_ns = -1;
+  if (timeout != 0 && park_limit_ns_ >= 0 && static_cast<int64_t>(timeout) * 1'000'000 >= park_limit_ns_) {
+    precise_ns = park_limit_ns_;
+  }
   if (timeout != 0 && park_spin_max_us_ > 0 && spin_for_inbox()) timeout = 0;
   if (timeout != 0) {
     if (before_park_ != nullptr) before_park_(before_park_context_);
@@ -194,12 +207,12 @@ void event_loop::run_once(int max_wait_ms) {
   int n;
   if (hooks_.before_wait != nullptr && timeout != 0) {
     hooks_.before_wait(hooks_.context);
-    n = backend_wait(timeout);
+    n = backend_wait(timeout, precise_ns);
     int saved = errno;
     if (hooks_.after_wait != nullptr) hooks_.after_wait(hooks_.context);
     errno = saved;
   } else {
-    n = backend_wait(timeout);
+    n = backend_wait(timeout, timeout == 0 ? -1 : precise_ns);
   }
   if (timeout != 0) parked_.store(false, std::memory_order_relaxed);
   update_clock();

@@ -125,6 +125,11 @@ class event_loop {
   // taken from the threads being waited for) and doubles when it pays off.
   // 0 turns it off.
   void set_park_spin(int microseconds) { park_spin_max_us_ = microseconds; }
+  // The longest the next pass may block, in nanoseconds (-1: no limit beyond
+  // the timers'): for a look that must come sooner than a millisecond timer
+  // could bring it (the pool's queue, watched for a thread that stalled).
+  // Set before each pass; a driving loop gets it rounded up to milliseconds.
+  void set_park_limit_ns(int64_t nanoseconds) { park_limit_ns_ = nanoseconds; }
   // Driven mode (another loop runs our passes on this same thread, so there
   // is never a parked wait to wake): post() calls `hook` instead of writing
   // the eventfd, once until the next pass, so the driver can schedule one.
@@ -169,13 +174,14 @@ class event_loop {
  private:
   void update_clock();
   // The backend (epoll.cc): opening and closing the kernel's interface; one
-  // wait of at most `timeout_ms` (the number of ready descriptors, or -1
-  // with errno set); then the ready handlers called in turn, the inbox
-  // taken between them (true when the wake fd was among them).
+  // wait of at most `timeout_ms`, or `timeout_ns` when that is not -1 (the
+  // number of ready descriptors, or -1 with errno set); then the ready
+  // handlers called in turn, the inbox taken between them (true when the
+  // wake fd was among them).
   struct backend_state;
   void backend_open();
   void backend_close();
-  int backend_wait(int timeout_ms);
+  int backend_wait(int timeout_ms, int64_t timeout_ns);
   bool backend_dispatch(int ready);
   void run_due_timers();
   void drain_inbox();
@@ -206,6 +212,7 @@ class event_loop {
   int park_spin_max_us_ = 0;
   int park_spin_us_ = 0;      // the current budget, within [0, max]
   int park_spin_rest_ = 0;    // parks left before a budget of 0 is tried again
+  int64_t park_limit_ns_ = -1;
   void (*before_park_)(void*) = nullptr;
   void* before_park_context_ = nullptr;
 };

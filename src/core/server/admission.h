@@ -50,6 +50,8 @@ class admission final : private exchange::exchange_owner {
   void set_dispatcher(baton::server::dispatcher* d) { dispatcher_ = d; }
   // Runners are out with exchanges whose done notices are due.
   bool expects_completions() const { return dispatcher_ != nullptr && dispatcher_->expects_completions(); }
+  // The dispatcher's look at what it left waiting (dispatcher::look_after_waiting).
+  int64_t look_after_waiting() { return dispatcher_ != nullptr ? dispatcher_->look_after_waiting() : -1; }
 
   // A fresh exchange for a request (one reference: the caller's).
   exchange::exchange* take_exchange();

@@ -34,6 +34,11 @@ class dispatcher {
   // threads (their done notices are due: the loop spins briefly for them
   // before it parks).
   virtual bool expects_completions() const { return false; }
+  // Loop thread, after each pass: looks after exchanges it took without
+  // waking a runner (left for one already running, which takes them when it
+  // is done); returns how soon, in nanoseconds, it must look again (-1: no
+  // need). The loop blocks no longer than that.
+  virtual int64_t look_after_waiting() { return -1; }
 
  protected:
   ~dispatcher() = default;

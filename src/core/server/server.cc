@@ -135,6 +135,7 @@ void server::after_pass() {
   if (admission_.has_waiting()) admission_.pump();
   if (drained()) loop_.stop();
   loop_.set_park_spin(admission_.expects_completions() ? park_spin_us : 0);
+  loop_.set_park_limit_ns(admission_.look_after_waiting());
 }
 
 void server::reap() {

@@ -12,6 +12,12 @@
 namespace baton::server {
 namespace {
 thread_local exchange_waiter* this_thread_waiter = nullptr;
+
+int64_t monotonic_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
 }  // namespace
 
 int available_cpus() {
@@ -30,6 +36,8 @@ thread_pool::thread_pool(request_handler& handler, thread_pool_hooks& hooks, int
   // With the inline fallback, a job no thread is free for runs on the loop.
   if (fallback == nullptr) queue_ = std::make_unique<handoff::spmc_ring<exchange::exchange>>(std::max<size_t>(queue_capacity, 1));
   oldest_first_ = threads > 1 && hooks.oldest_first();
+  // Without a queue (the inline fallback) there is nowhere to leave a job.
+  if (threads > 1 && queue_ != nullptr) budget_ns_ = hooks.runner_budget_ns();
   in_hand_.resize(static_cast<size_t>(threads));
   // On one CPU a spinning worker only delays the thread it waits for.
   if (available_cpus() < 2) {
@@ -87,11 +95,17 @@ thread_pool::worker* thread_pool::claim_idle() {
   return nullptr;
 }
 
+bool thread_pool::runner_active(int64_t now_ns) const {
+  return running_.load(std::memory_order_relaxed) > 0 &&
+         now_ns - started_ns_.load(std::memory_order_relaxed) < budget_ns_;
+}
+
 bool thread_pool::try_start(exchange::exchange* s) {
   s->links.pool_order = next_order_++;
+  bool leave = budget_ns_ > 0 && runner_active(monotonic_ns());
   // While older jobs wait in the queue, a new one joins them there rather
   // than going to an idle thread ahead of them.
-  if (queue_ == nullptr || queue_->empty()) {
+  if (!leave && (queue_ == nullptr || queue_->empty())) {
     if (worker* w = claim_idle()) {
       // A claimed worker's ring is empty: it parked after finding nothing in
       // it, and only a claim, which needs the flag it raised since, pushes.
@@ -105,18 +119,45 @@ bool thread_pool::try_start(exchange::exchange* s) {
   }
   if (queue_ == nullptr || !queue_->try_push(s)) return fallback_ != nullptr && fallback_->try_start(s);
   ++jobs_in_flight_;
-  // A worker may have raised its flag after the look above and before the
-  // push: it checks the queue after raising it, and this checks the flags
-  // after pushing (a store, a full fence, a load on each side), so at least
-  // one of the two sees the other. Every idle worker is told: they race for
-  // the job and the losers park again, where telling one could tell one
-  // already told and leave another asleep beside a waiting job. (Outside
-  // that race nobody is idle here: claim_idle() found no one.)
+  if (leave) {
+    // No wake: the running thread takes it when it is done, and
+    // look_after_waiting() wakes idle threads if it stops starting jobs.
+    left_waiting_ = true;
+    ++left_to_runner_;
+    return true;
+  }
+  notify_idle();
+  return true;
+}
+
+// A worker may have raised its flag after the loop last looked and before
+// its push: it checks the queue after raising it, and this checks the flags
+// after pushing (a store, a full fence, a load on each side), so at least
+// one of the two sees the other. Every idle worker is told: they race for
+// the job and the losers park again, where telling one could tell one
+// already told and leave another asleep beside a waiting job.
+void thread_pool::notify_idle() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   for (auto& w : workers_) {
     if (w->idle.load(std::memory_order_relaxed)) w->parker.notify();
   }
-  return true;
+}
+
+int64_t thread_pool::look_after_waiting() {
+  if (!left_waiting_) return -1;
+  if (queue_->empty()) {
+    left_waiting_ = false;
+    return -1;
+  }
+  int64_t now = monotonic_ns();
+  if (runner_active(now)) return started_ns_.load(std::memory_order_relaxed) + budget_ns_ - now;
+  // Nobody has started a job for a whole budget: the running thread is
+  // blocked (a sleep, I/O, a wait for its stream) or gone idle; the idle
+  // threads take the queue. Not idle ones take it as they finish.
+  left_waiting_ = false;
+  ++runner_stalls_;
+  notify_idle();
+  return -1;
 }
 
 void thread_pool::finished(exchange::exchange*) { --jobs_in_flight_; }
@@ -150,9 +191,11 @@ exchange::exchange* thread_pool::take_oldest(int index) {
 }
 
 void thread_pool::worker::wait(exchange::exchange&, uint64_t token) {
+  owner.count_running(-1);
   owner.hooks_.detach();
   parker.wait(token);
   owner.hooks_.attach();
+  owner.count_running(+1);
 }
 
 exchange::exchange* thread_pool::worker::next_job() {
@@ -215,14 +258,17 @@ void thread_pool::worker::run() {
   thread_pool_hooks& hooks = owner.hooks_;
   this_thread_waiter = this;
   hooks.thread_started(index);
+  owner.count_running(+1);
   while (true) {
     exchange::exchange* s = next_job();
     if (s == nullptr && owner.spin_attached_ && hooks.may_spin_attached()) s = spin_for_job();
     if (s == nullptr || hooks.hand_over_due()) {
+      owner.count_running(-1);
       hooks.detach();
       if (s == nullptr) s = wait_for_job();
       if (s != nullptr && owner.oldest_first_) owner.put_in_hand(index, s);
       hooks.attach();
+      owner.count_running(+1);
       if (s == nullptr) break;  // stopping, and nothing left to run
     } else if (owner.oldest_first_) {
       owner.put_in_hand(index, s);
@@ -231,10 +277,12 @@ void thread_pool::worker::run() {
     s->set_waker(this);
     metrics::worker_slot* busy = owner.metrics_;
     if (busy != nullptr) busy->pool_busy.fetch_add(1, std::memory_order_relaxed);
+    if (owner.budget_ns_ > 0) owner.started_ns_.store(monotonic_ns(), std::memory_order_relaxed);
     if (!s->cancelled()) owner.handler_.handle(*s);
     if (busy != nullptr) busy->pool_busy.fetch_sub(1, std::memory_order_relaxed);
     s->app_done();  // the exchange is the loop's again: not touched after this
   }
+  owner.count_running(-1);
   hooks.thread_stopping(index);
   this_thread_waiter = nullptr;
 }

@@ -67,6 +67,16 @@ class thread_pool_hooks {
   // True when the jobs in the threads' hands start oldest first, whichever
   // thread wins what they must hold (take_oldest).
   virtual bool oldest_first() { return false; }
+  // How long a new job may be left in the pool's queue, no thread woken for
+  // it, while another thread runs jobs and started its current one less
+  // than this long ago (0: never; an idle thread is woken at once). When
+  // what the threads must hold is one at a time (the GIL), a woken thread
+  // only waits for it and takes it from the one that runs: two context
+  // switches and a hand-over for a job the running thread would have
+  // started as soon as it was done. The loop watches what it left (a
+  // running thread that blocks, in a sleep or on I/O, stops starting jobs):
+  // once nobody has started one for this long, idle threads are woken.
+  virtual int64_t runner_budget_ns() { return 0; }
 
  protected:
   ~thread_pool_hooks() = default;
@@ -103,6 +113,7 @@ class thread_pool final : public dispatcher {
   bool try_start(exchange::exchange* s) override;
   void finished(exchange::exchange* s) override;
   bool expects_completions() const override { return jobs_in_flight_ > 0 && spin_loop_; }
+  int64_t look_after_waiting() override;
 
   // Threads parked idle (any thread; a snapshot).
   size_t idle_threads() const;
@@ -117,6 +128,10 @@ class thread_pool final : public dispatcher {
   uint64_t job_wakes() const;
   // Jobs a thread started in place of another thread's newer one (take_oldest).
   uint64_t order_swaps() const { return order_swaps_.load(std::memory_order_relaxed); }
+  // Jobs left in the queue for a running thread, no thread woken (tests and
+  // probes), and how often the loop then had to wake idle threads for them.
+  uint64_t left_to_runner() const { return left_to_runner_; }
+  uint64_t runner_stalls() const { return runner_stalls_; }
 
  private:
   struct worker final : exchange_waiter, exchange::app_waker {
@@ -149,6 +164,10 @@ class thread_pool final : public dispatcher {
 
   // Loop thread: claims an idle worker (lowers its flag), or null.
   worker* claim_idle();
+  // Loop thread: wakes every idle worker (they race for the queue's jobs).
+  void notify_idle();
+  // Loop thread: a thread is running jobs and started one within the budget.
+  bool runner_active(int64_t now_ns) const;
 
   request_handler& handler_;
   thread_pool_hooks& hooks_;
@@ -166,6 +185,24 @@ class thread_pool final : public dispatcher {
   bool spin_attached_ = true;
   std::atomic<bool> stopping_{false};
   metrics::worker_slot* metrics_ = nullptr;
+
+  // Leaving jobs to a running thread (runner_budget_ns; 0: off). Threads
+  // that hold what the hooks give (between attach() and detach(): in a job,
+  // or between two), and when any thread last started a job: both written
+  // by the threads, read by the loop as hints (a stale one costs a look
+  // later, never a lost job: the loop keeps looking until the queue is
+  // empty). A thread that blocks inside a job without the hooks knowing (a
+  // sleep, I/O) still counts: the start time tells it.
+  int64_t budget_ns_ = 0;
+  alignas(64) std::atomic<int> running_{0};
+  std::atomic<int64_t> started_ns_{0};
+  void count_running(int change) {
+    if (budget_ns_ > 0) running_.fetch_add(change, std::memory_order_relaxed);
+  }
+  // Loop thread: jobs were left in the queue and have not all been taken.
+  bool left_waiting_ = false;
+  uint64_t left_to_runner_ = 0;
+  uint64_t runner_stalls_ = 0;
 
   // Jobs in hand and not yet started, by thread, when oldest_first(): a
   // thread takes a job from its ring or the queue whenever it is free, but

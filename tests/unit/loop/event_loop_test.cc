@@ -513,6 +513,32 @@ TEST(EventLoop, NextTimeoutFollowsTheEarliestTimer) {
   EXPECT_EQ(loop.next_timeout_ms(), 0);
 }
 
+// A park limit shorter than a millisecond ends a wait that has nothing else
+// to end it (no timer, no event) within about that long: epoll_pwait2's
+// nanoseconds, not a millisecond timeout rounded up. A wake from another
+// thread after three seconds bounds the test if the limit is lost.
+TEST(EventLoop, AParkLimitEndsAWaitWithNothingElseToEndIt) {
+  event_loop loop;
+  std::atomic<bool> done{false};
+  std::thread backstop([&] {
+    for (int i = 0; i < 300 && !done.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    loop.wake();
+  });
+  loop.set_park_limit_ns(200'000);
+  EXPECT_EQ(loop.next_timeout_ms(), 1) << "a driving loop gets the limit rounded up to milliseconds";
+  constexpr int passes = 20;
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < passes; ++i) loop.run_once(-1);
+  auto each = (std::chrono::steady_clock::now() - start) / passes;
+  done = true;
+  backstop.join();
+  EXPECT_GE(each, std::chrono::microseconds(150));
+  // A millisecond wait would make each pass at least 1 ms.
+  EXPECT_LT(each, std::chrono::microseconds(950)) << "the limit was rounded to a millisecond wait";
+  loop.set_park_limit_ns(-1);
+  EXPECT_EQ(loop.next_timeout_ms(), -1);
+}
+
 struct hook_log {
   std::vector<std::string> entries;
 };
