@@ -23,6 +23,9 @@ def load_latest(results_dir: Path, include_dry: bool = False) -> list[tuple[Path
     latest: dict[str, tuple[Path, dict]] = {}
     for path in sorted(results_dir.glob("*/results.json")):
         artifact = json.loads(path.read_text())
+        # Not a suite's artifact (the fleet's results are a list of its runs).
+        if not isinstance(artifact, dict) or "suite" not in artifact:
+            continue
         if artifact.get("suite") == "dry" and not include_dry:
             continue
         previous = latest.get(artifact["suite"])

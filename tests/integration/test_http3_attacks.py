@@ -1,8 +1,9 @@
 """Attack classes over HTTP/3, each sent (docs/http3.md): streams reset in
 bulk as soon as they are opened, frames of reserved types the RFC says to
-ignore on a request stream, and a field section past the server's limit;
-after each, the same connection (or the server, when the connection had to
-go) serves a plain request."""
+ignore on a request stream, a field section past the server's limit, QPACK
+encoder instructions the offered table cannot take, and requests blocked
+on table entries that never come; after each, the same connection (or the
+server, when the connection had to go) serves a plain request."""
 
 import asyncio
 
@@ -100,3 +101,84 @@ def test_a_field_section_past_the_limit_gets_431_and_the_connection_serves_on(se
     assert refused["status"] == 431
     assert served["status"] == 200
     assert server.wait_for_log("HTTP/3 stream 0", since=mark), server.log_since(mark)
+
+
+# --- QPACK (RFC 9204) ---------------------------------------------------------------
+# The server offers a 4 KiB dynamic table and 100 blocked streams; these send
+# raw instructions and field sections the client's own encoder never would.
+
+QPACK_DECOMPRESSION_FAILED = 0x200
+QPACK_ENCODER_STREAM_ERROR = 0x201
+
+
+def prefixed_int(value: int, prefix_bits: int, first: int) -> bytes:
+    """An integer in QPACK's (HPACK's) prefixed form, the first byte's high bits being `first`."""
+    limit = (1 << prefix_bits) - 1
+    if value < limit:
+        return bytes([first | value])
+    out, value = bytearray([first | limit]), value - limit
+    while value >= 128:
+        out.append(0x80 | (value & 0x7F))
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def closed_with(client) -> int | None:
+    """The error code the server closed the connection with, once it has (None: it has not)."""
+    event = client._quic._close_event
+    return None if event is None else event.error_code
+
+
+async def wait_closed_by_server(client, seconds=10):
+    deadline = asyncio.get_running_loop().time() + seconds
+    while closed_with(client) is None:
+        assert asyncio.get_running_loop().time() < deadline, "the server left the connection open"
+        await asyncio.sleep(0.02)
+    return closed_with(client)
+
+
+def served_afresh(server, tls_certificates):
+    _, [answer] = h3_exchange(server.port, str(tls_certificates.ca), [Ask("GET", "/info")])
+    return answer["status"]
+
+
+@pytest.mark.parametrize("instructions", [
+    # Set Dynamic Table Capacity (001xxxxx) to 1 MiB, past the 4 KiB offered.
+    prefixed_int(1 << 20, 5, 0x20),
+    # Capacity 4 KiB, then Insert With Literal Name (01HNNNNN) of an entry
+    # of 5 000 bytes, which no table of 4 KiB can hold.
+    prefixed_int(4096, 5, 0x20) + prefixed_int(1, 5, 0x40) + b"x" + prefixed_int(5000, 7, 0x00) + b"v" * 5000,
+    # Duplicate (000xxxxx) of an entry the table has never held.
+    prefixed_int(4096, 5, 0x20) + prefixed_int(7, 5, 0x00),
+], ids=["capacity-past-the-offer", "entry-larger-than-the-table", "duplicate-of-nothing"])
+def test_a_bad_encoder_stream_closes_its_connection_and_the_server_serves_on(server, tls_certificates, instructions):
+    async def body(client):
+        client._quic.send_stream_data(client.http._local_encoder_stream_id, instructions)
+        client.transmit()
+        return await wait_closed_by_server(client)
+
+    assert run_client(server.port, str(tls_certificates.ca), body) == QPACK_ENCODER_STREAM_ERROR
+    assert served_afresh(server, tls_certificates) == 200
+    assert server.proc.poll() is None
+
+
+def test_a_request_blocked_on_an_entry_never_inserted_holds_up_nothing_else(server, tls_certificates):
+    from aioquic.h3.connection import encode_frame
+
+    # Required Insert Count 1 (encoded as 2, with 128 entries at most), base
+    # 0, then dynamic entry 0: twenty field sections wait for an insert that
+    # never comes, while a plain request beside them is answered.
+    blocked = encode_frame(0x01, b"\x02\x00\x80")
+
+    async def body(client):
+        for _ in range(20):
+            client._quic.send_stream_data(client._quic.get_next_available_stream_id(), blocked, end_stream=True)
+        future = client.ask(server.port, Ask("GET", "/info"))
+        client.transmit()
+        return await future
+
+    response = run_client(server.port, str(tls_certificates.ca), body)
+    assert response["status"] == 200
+    assert served_afresh(server, tls_certificates) == 200
+    assert server.proc.poll() is None

@@ -48,8 +48,9 @@ class python_pool_hooks final : public server::thread_pool_hooks {
   // GIL and runs jobs back to back (thread_pool_hooks::runner_budget_ns):
   // waking another would only hand the GIL over between the two. Without a
   // GIL every thread runs at once, and an idle one is woken as before.
-  // 200 us: twice a fast Django view's time under the GIL; 100 us to 1 ms
-  // measured alike (django-mixed, 16 and 64 connections).
+  // 200 us: about twice a fast Django view's time under the GIL. Budgets of
+  // 100 us to 1 ms served alike in a probe (Django, 16 and 64 connections,
+  // two 200 ms views in flight).
   int64_t runner_budget_ns() override { return barrier_.enabled() && runner_ ? 200'000 : 0; }
   const turn_barrier& barrier() const { return barrier_; }
   // How often a thread handed the GIL over between two jobs (hand_over_due

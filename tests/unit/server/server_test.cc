@@ -271,6 +271,25 @@ std::string read_body(int fd, std::string& carry, bool& ok) {
   }
 }
 
+// Opens a connection whose /hold keeps one thread in the app until the test
+// sets release_hold; returns it once the app has the request (or after five
+// seconds: the caller checks calls("/hold")).
+int start_hold(running_server& srv) {
+  int fd = connect_to(srv.port);
+  send_all(fd, "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n");
+  for (int i = 0; i < 5000 && srv.app.calls("/hold") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return fd;
+}
+
+// Reads the one answer a connection is owed, then closes it: whether it came.
+bool answered_then_closed(int fd) {
+  bool ok = false;
+  std::string carry;
+  read_body(fd, carry, ok);
+  ::close(fd);
+  return ok;
+}
+
 std::string post(std::string_view path, std::string_view body) {
   return "POST " + std::string(path) + " HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(body.size()) +
          "\r\n\r\n" + std::string(body);
@@ -436,9 +455,7 @@ TEST(ServerWithPool, AJobIsLeftToTheRunningThreadRatherThanWakingAnIdleOne) {
   runner_hooks hooks(2'000'000'000);  // no stall noticed within the test
   running_server srv(2, {}, &hooks);
   release_on_exit release{srv.app.release_hold};
-  int hold = connect_to(srv.port);
-  send_all(hold, "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n");
-  for (int i = 0; i < 5000 && srv.app.calls("/hold") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  int hold = start_hold(srv);
   ASSERT_EQ(srv.app.calls("/hold"), 1u);
   for (int i = 0; i < 5000 && srv.pool->idle_threads() != 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   ASSERT_EQ(srv.pool->idle_threads(), 1u);
@@ -451,13 +468,7 @@ TEST(ServerWithPool, AJobIsLeftToTheRunningThreadRatherThanWakingAnIdleOne) {
   EXPECT_EQ(srv.app.calls("/next"), 0u) << "an idle thread took the job";
   EXPECT_EQ(srv.pool->idle_threads(), 1u);
   srv.app.release_hold = true;
-  for (int fd : {hold, next}) {
-    bool ok = false;
-    std::string carry;
-    read_body(fd, carry, ok);
-    EXPECT_TRUE(ok);
-    ::close(fd);
-  }
+  for (int fd : {hold, next}) EXPECT_TRUE(answered_then_closed(fd));
   EXPECT_EQ(srv.pool->job_wakes(), wakes);
   EXPECT_EQ(srv.pool->left_to_runner(), 1u);
   EXPECT_EQ(srv.pool->runner_stalls(), 0u);
@@ -559,17 +570,11 @@ TEST(ServerWithPool, NoJobWaitsForAHeldThreadWhileAnotherIsFree) {
   counting_hooks hooks;  // no attached spin: threads go idle at once
   running_server srv(3, {}, &hooks);
   release_on_exit release{srv.app.release_hold};
-  int hold = connect_to(srv.port);
-  send_all(hold, "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n");
-  for (int i = 0; i < 5000 && srv.app.calls("/hold") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  int hold = start_hold(srv);
   ASSERT_EQ(srv.app.calls("/hold"), 1u);
   EXPECT_EQ(requests_left_unanswered(srv.port, 2000 / scale), 0);
   srv.app.release_hold = true;
-  bool ok = false;
-  std::string carry;
-  read_body(hold, carry, ok);
-  EXPECT_TRUE(ok);
-  ::close(hold);
+  EXPECT_TRUE(answered_then_closed(hold));
 }
 
 // The same rounds with jobs left to running threads: a job left as the
@@ -580,18 +585,12 @@ TEST(ServerWithPool, AJobLeftToARunningThreadAsItGoesIdleIsNeverLeftWaiting) {
   running_server srv(3, {}, &hooks);
   release_on_exit release{srv.app.release_hold};
   EXPECT_EQ(requests_left_unanswered(srv.port, 3000 / scale), 0);
-  int hold = connect_to(srv.port);
-  send_all(hold, "GET /hold HTTP/1.1\r\nHost: t\r\n\r\n");
-  for (int i = 0; i < 5000 && srv.app.calls("/hold") == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  int hold = start_hold(srv);
   ASSERT_EQ(srv.app.calls("/hold"), 1u);
   EXPECT_EQ(requests_left_unanswered(srv.port, 2000 / scale), 0);
   EXPECT_GT(srv.pool->left_to_runner(), 0u);
   srv.app.release_hold = true;
-  bool ok = false;
-  std::string carry;
-  read_body(hold, carry, ok);
-  EXPECT_TRUE(ok);
-  ::close(hold);
+  EXPECT_TRUE(answered_then_closed(hold));
 }
 
 TEST(ServerWithPool, ASlowRequestOccupiesOneThreadAndOthersKeepFlowing) {
