@@ -91,9 +91,9 @@ def run_wsgi(config: Config, app, listeners: list[Listener], worker: WorkerConte
         # A/B switches for the benchmarks, not options: the attached loop of
         # before the detach, the pool without its turn barrier (=force keeps
         # it on a free-threaded interpreter, where it is off), the pool
-        # waking an idle thread for every job (no job left to the running
-        # thread), and the
-        # predecessor's inline fallback when every pool thread is busy.
+        # waking an idle thread for every job (none left to the running
+        # thread), and the predecessor's inline fallback when every pool
+        # thread is busy.
         loop_attached=switches.flag("LOOP_ATTACHED", False),
         pool_turn=switches.flag("POOL_TURN", True),
         pool_turn_forced=switches.text("POOL_TURN") == "force",
