@@ -102,7 +102,8 @@ bool thread_pool::runner_active(int64_t now_ns) const {
 
 bool thread_pool::try_start(exchange::exchange* s) {
   s->links.pool_order = next_order_++;
-  bool leave = budget_ns_ > 0 && runner_active(monotonic_ns());
+  // The clock is read only while some thread is running.
+  bool leave = budget_ns_ > 0 && running_.load(std::memory_order_relaxed) > 0 && runner_active(monotonic_ns());
   // While older jobs wait in the queue, a new one joins them there rather
   // than going to an idle thread ahead of them.
   if (!leave && (queue_ == nullptr || queue_->empty())) {
