@@ -83,8 +83,9 @@ def bind_unix(path: str, config: Config) -> Listener:
 
 
 def shown(listeners: list[Listener], secure: bool) -> str:
-    """The listeners for a log line (each address once): https:// for TCP ones when TLS is on."""
-    wheres = dict.fromkeys(listener.where for listener in listeners)
+    """The listeners for a log line (each address once): https:// for TCP ones when TLS is on.
+    QUIC's UDP sockets (baton.datagrams) stand on the TCP ones' addresses and are not shown again."""
+    wheres = dict.fromkeys(listener.where for listener in listeners if listener.sock.type != socket.SOCK_DGRAM)
     return ", ".join("https://" + where[len("http://"):] if secure and where.startswith("http://") else where
                      for where in wheres)
 

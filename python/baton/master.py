@@ -37,7 +37,7 @@ import sys
 import time
 import traceback
 
-from baton import binding, hooks, loading, logging_setup, metrics, process
+from baton import binding, datagrams, hooks, loading, logging_setup, metrics, process
 from baton.config import Config
 from baton.stop_reason import StopReason
 
@@ -75,6 +75,7 @@ class Master:
     def __init__(self, config: Config):
         self.config = config
         self.listeners: list[binding.Listener] = []
+        self.datagrams: datagrams.DatagramPlaces | None = None  # QUIC's UDP sockets, with --http3
         self.workers: dict[int, Worker] = {}
         self.target = config.worker_count
         self.generation = 0
@@ -106,9 +107,12 @@ class Master:
         hooks.call("on_starting", self.hook_server)
         try:
             self.listeners = binding.spread(binding.open_listeners(self.config), self.config)
+            self.datagrams = datagrams.open_places(self.listeners, self.config)
             self.metrics = metrics.start(self.config, MAX_SLOTS)
         except binding.BindError as error:
             binding.close_listeners(self.listeners)
+            if self.datagrams is not None:
+                self.datagrams.close()
             return process.fail(str(error))
         process.write_pid(self.config)
         for signo in HANDLED_SIGNALS:
@@ -130,6 +134,8 @@ class Master:
                 self.watcher.stop()
             signal.set_wakeup_fd(-1)
             binding.close_listeners(self.listeners)
+            if self.datagrams is not None:
+                self.datagrams.close()
             process.remove_pid(self.config)
         hooks.call("on_exit", self.hook_server)
         logger.info("baton stopped")
@@ -155,6 +161,8 @@ class Master:
                 self.advance_reload()
                 self.check_progress()
                 self.check_memory()
+                if self.datagrams is not None:
+                    self.datagrams.settle([w.pid for w in self.current()])
             self.wait(0.25)
 
     def wait(self, timeout: float) -> None:
@@ -248,6 +256,8 @@ class Master:
             stamp.value = 0
         jitter = random.randint(0, self.config.max_requests_jitter) if self.config.max_requests_jitter else 0
         max_requests = self.config.max_requests + jitter if self.config.max_requests else 0
+        loops = [part * self.threads + thread for part in shares for thread in range(self.threads)]
+        chosen = self.datagrams.choose(loops) if self.datagrams is not None else {}
         self.spawned += 1
         view = hooks.Worker(self.hook_server, self.spawned)
         hooks.call("pre_fork", self.hook_server, view)
@@ -263,7 +273,7 @@ class Master:
                 if not die_with_parent(master, signal.SIGUSR2):
                     os._exit(0)  # the master died between the fork and now: nothing to serve for
                 view.pid = os.getpid()
-                status = self.worker_main(slot, shares, max_requests, master, view)
+                status = self.worker_main(slot, loops, chosen, max_requests, master, view)
             except BaseException:  # noqa: BLE001 - whatever happens, the child must not return into the master
                 traceback.print_exc()
             finally:
@@ -271,6 +281,8 @@ class Master:
                 sys.stderr.flush()
                 os._exit(status)
         view.pid = pid
+        if self.datagrams is not None:
+            self.datagrams.hold(pid, chosen)
         self.hook_server.WORKERS[pid] = view
         self.workers[pid] = Worker(pid, slot, self.generation, position, shares, time.monotonic(), view=view)
         if self.metrics is not None:
@@ -278,7 +290,7 @@ class Master:
         self.used_slots.add(slot)
         logger.info("started worker %d", pid)
 
-    def worker_main(self, slot: int, shares: tuple[int, ...], max_requests: int, master: int,
+    def worker_main(self, slot: int, loops: list[int], chosen: dict[int, int], max_requests: int, master: int,
                     view: hooks.Worker) -> int:
         for signo in HANDLED_SIGNALS:
             signal.signal(signo, signal.SIG_DFL)
@@ -294,12 +306,12 @@ class Master:
             logging_setup.route_core_logs()
         hooks.call("post_fork", self.hook_server, view)
         try:
-            return self.serve_as_worker(slot, shares, max_requests, master, view)
+            return self.serve_as_worker(slot, loops, chosen, max_requests, master, view)
         finally:
             view.alive = False
             hooks.call("worker_exit", self.hook_server, view)
 
-    def serve_as_worker(self, slot: int, shares: tuple[int, ...], max_requests: int, master: int,
+    def serve_as_worker(self, slot: int, loops: list[int], chosen: dict[int, int], max_requests: int, master: int,
                         view: hooks.Worker) -> int:
         try:
             app, interface = process.load_app(self.config)
@@ -310,12 +322,19 @@ class Master:
         hooks.call("post_worker_init", view)
         from baton.serve import WorkerContext
 
+        listeners = binding.share(self.listeners, loops, self.threads)
+        quic_cids: tuple[int, ...] = ()
+        quic_key = 0
+        if self.datagrams is not None:
+            part = self.datagrams.share(chosen, loops, self.threads)
+            listeners += part.listeners
+            quic_cids = tuple(part.indexes[thread] for thread in range(self.threads))
+            quic_key = part.key
         worker = WorkerContext(
             heartbeat=memoryview(self.scoreboard)[slot * self.slot_bytes:slot * self.slot_bytes + 8 * self.threads],
             max_requests=max_requests, app_timeout=self.config.timeout, supervised=True,
-            metrics=(self.metrics, slot) if self.metrics is not None else None, parent_pid=master)
-        loops = [part * self.threads + thread for part in shares for thread in range(self.threads)]
-        listeners = binding.share(self.listeners, loops, self.threads)
+            metrics=(self.metrics, slot) if self.metrics is not None else None, parent_pid=master,
+            quic_cids=quic_cids, quic_key=quic_key)
         status, reason, _ = process.serve_in_process(self.config, app, interface, listeners, worker)
         if reason is StopReason.APP_TIMEOUT:
             view.aborted = True
@@ -351,6 +370,8 @@ class Master:
             if worker is None:
                 continue
             self.free_slots.append(worker.slot)
+            if self.datagrams is not None:
+                self.datagrams.release(pid)
             self.log_exit(worker, status)
             if worker.view is not None:
                 worker.view.alive = False

@@ -27,6 +27,10 @@ class WorkerContext:
     supervised: bool = False
     metrics: tuple | None = None  # (MetricsRegion, slot): where its loops count (baton.metrics)
     parent_pid: int = 0  # its master: should the worker outlive it, the worker retires (0: serving alone)
+    # With --http3 under a master (baton.datagrams): the socket index each loop
+    # thread's QUIC connection IDs begin with, and the group's key.
+    quic_cids: tuple[int, ...] = ()
+    quic_key: int = 0
 
 
 def server_options(config: Config, worker: WorkerContext) -> dict:
@@ -49,6 +53,8 @@ def server_options(config: Config, worker: WorkerContext) -> dict:
         # (the core's own app timeout, where it has one, asks the same).
         heartbeat_interval=min(1.0, worker.app_timeout / 4) if worker.app_timeout else None,
         parent_pid=worker.parent_pid,
+        quic_cid_index=worker.quic_cids[0] if worker.quic_cids else -1,
+        quic_cid_key=worker.quic_key,
         metrics=(*worker.metrics, 0) if worker.metrics else None,
         # A process serving alone reloads itself on SIGHUP (the listeners
         # kept for it); a worker retires on SIGUSR2 and its master replaces it.

@@ -69,13 +69,14 @@ def report_gil(caught: list[warnings.WarningMessage]) -> None:
 
 def worker_for_thread(worker: WorkerContext, index: int, threads: int) -> WorkerContext:
     """Thread `index`'s part of the process's: its heartbeat stamp in the
-    scoreboard slot, and its share of --max-requests."""
+    scoreboard slot, its share of --max-requests, and its QUIC socket's index."""
     heartbeat = None
     if worker.heartbeat is not None and len(worker.heartbeat) >= (index + 1) * HEARTBEAT_BYTES:
         heartbeat = worker.heartbeat[index * HEARTBEAT_BYTES:(index + 1) * HEARTBEAT_BYTES]
     share = -(-worker.max_requests // threads) if worker.max_requests else 0
     return WorkerContext(heartbeat=heartbeat, max_requests=share, app_timeout=worker.app_timeout,
-                         supervised=worker.supervised, metrics=worker.metrics, parent_pid=worker.parent_pid)
+                         supervised=worker.supervised, metrics=worker.metrics, parent_pid=worker.parent_pid,
+                         quic_cids=worker.quic_cids[index:index + 1], quic_key=worker.quic_key)
 
 
 def listeners_for(listeners: list[Listener], index: int) -> list[Listener]:

@@ -27,6 +27,7 @@
 #include "bridge/wsgi/pool.h"
 #include "bridge/wsgi/wsgi.h"
 #include "core/metrics/stopwatch.h"
+#include "core/net/cid_steering.h"
 #include "core/server/native_hello.h"
 #include "core/server/server.h"
 #include "core/util/log.h"
@@ -238,7 +239,40 @@ PyObject* set_log_output(PyObject*, PyObject* args) {
   Py_RETURN_NONE;
 }
 
+// The master's steering of QUIC datagrams (core/net/cid_steering.h).
+PyObject* steer_datagrams(PyObject*, PyObject* args) {
+  int fd = -1;
+  Py_ssize_t sockets = 0;
+  unsigned long key = 0;
+  PyObject* live = nullptr;
+  if (!PyArg_ParseTuple(args, "inkO:steer_datagrams", &fd, &sockets, &key, &live)) return nullptr;
+  net::steering_plan plan;
+  plan.sockets = static_cast<size_t>(sockets);
+  plan.key = static_cast<uint32_t>(key);
+  py_ref seq = py_ref::steal(PySequence_Fast(live, "live must be a sequence of socket indexes"));
+  if (!seq) return nullptr;
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq.get()); ++i) {
+    long index = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq.get(), i));
+    if (index == -1 && PyErr_Occurred()) return nullptr;
+    if (index < 0 || index > 255) {
+      PyErr_SetString(PyExc_ValueError, "a socket index is one byte");
+      return nullptr;
+    }
+    plan.live.push_back(static_cast<uint8_t>(index));
+  }
+  std::string error;
+  if (!net::attach_steering(fd, plan, error)) {
+    PyErr_SetString(PyExc_OSError, error.c_str());
+    return nullptr;
+  }
+  Py_RETURN_NONE;
+}
+
 PyMethodDef module_methods[] = {
+    {"steer_datagrams", steer_datagrams, METH_VARARGS,
+     "steer_datagrams(fd, sockets, key, live): attaches QUIC's steering program to the SO_REUSEPORT group of "
+     "UDP socket fd (`sockets` members, in the order bound): a datagram whose connection ID carries an "
+     "index and `key` goes to that socket, any other to one of the `live` indexes."},
     {"set_log_output", set_log_output, METH_VARARGS,
      "set_log_output(fd, bare): the core's log lines go to fd (-1: stderr); bare lines are "
      "'<level number> <message>' for a reader that logs them itself."},

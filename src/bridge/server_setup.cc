@@ -169,6 +169,15 @@ const option_entry option_table[] = {
        c.http3 = v.flag;
        return true;
      }},
+    // The loop's steered UDP socket: its index in the group, and the group's key.
+    {"quic_cid_index", kind::integer, -1, 255, [](config_t& c, server_extras&, const option_value& v) {
+       c.quic_cid.index = static_cast<int>(v.number);
+       return true;
+     }},
+    {"quic_cid_key", kind::integer, 0, UINT32_MAX, [](config_t& c, server_extras&, const option_value& v) {
+       c.quic_cid.key = static_cast<uint32_t>(v.number);
+       return true;
+     }},
     {"server_header", kind::text, 0, 0, set_server_header},
     {"alt_svc", kind::text, 0, 0, set_alt_svc},
     {"max_requests", kind::integer, 0, INT64_MAX, [](config_t& c, server_extras&, const option_value& v) {

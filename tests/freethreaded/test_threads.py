@@ -247,6 +247,35 @@ def test_workers_of_threads_serve_from_every_loop_of_every_worker(serve):
                                                           for t in LOOPS}
 
 
+def test_http3_reaches_the_loop_that_owns_each_connection_across_workers_of_threads(serve, tls_certificates):
+    # Four workers of two loops: eight UDP sockets read, each connection's
+    # datagrams steered by its connection ID to the loop that issued it, a
+    # client that moves to a new port mid-connection included
+    # (tests/integration/test_http3_workers.py has the rest of the design).
+    import asyncio
+
+    from tests.conftest import tls_args
+    from tests.integration.h3client import converse
+
+    server = serve("-w", "4", "--threads", "2", "--http3", *tls_args(tls_certificates), WSGI)
+    ca = str(tls_certificates.ca)
+    plans = [n % 4 == 0 for n in range(400)]
+
+    async def run():
+        return await asyncio.gather(*(converse(server.port, ca, [[("GET", "/whoami")], [("GET", "/whoami")]],
+                                               rebind, timeout=60) for rebind in plans), return_exceptions=True)
+
+    results = asyncio.run(run())
+    failures = [r for r in results if isinstance(r, BaseException)]
+    assert not failures, f"{len(failures)} of 400 connections failed, the first: {failures[0]!r}"
+    owners = set()
+    for before, after in results:
+        first, second = (json.loads(answer[0]["body"]) for answer in (before, after))
+        assert (first["pid"], first["thread"]) == (second["pid"], second["thread"]), "a connection moved loops"
+        owners.add((first["pid"], first["thread"]))
+    assert len(owners) == 8, f"new connections reached {len(owners)} of the 8 loops"
+
+
 def test_workers_of_threads_finish_their_requests_and_exit_when_their_master_is_killed(serve):
     # The kernel's death signal reaches the worker's main thread, which
     # passes it to every loop; each loop retires, a request in flight on

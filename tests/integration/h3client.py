@@ -27,9 +27,20 @@ def _setup():
             self.http = H3Connection(self._quic)
             self.responses: dict[int, dict] = {}
             self.waiting: dict[int, asyncio.Future] = {}
+            self.goaway = False  # the server's GOAWAY came: a client takes its next request elsewhere
+            self.ended = False
+            self.unidirectional: dict[int, bytes] = {}
 
         def quic_event_received(self, event):
-            from aioquic.quic.events import StreamReset
+            from aioquic.quic.events import ConnectionTerminated, StreamDataReceived, StreamReset
+            if isinstance(event, StreamDataReceived) and event.stream_id % 4 == 3:
+                self.watch_control(event.stream_id, event.data)
+            if isinstance(event, ConnectionTerminated):
+                self.ended = True
+                for future in self.waiting.values():
+                    if not future.done():
+                        future.set_exception(ConnectionError(f"connection closed: {event.error_code:#x}"))
+                self.waiting.clear()
             if isinstance(event, StreamReset) and event.stream_id in self.waiting:
                 r = self.responses.setdefault(event.stream_id, {"status": None, "headers": {}, "body": b"",
                                                                 "trailers": {}})
@@ -52,6 +63,22 @@ def _setup():
                     r["body"] += e.data
                 if e.stream_ended and e.stream_id in self.waiting:
                     self.waiting.pop(e.stream_id).set_result(r)
+
+        def watch_control(self, stream_id: int, data: bytes) -> None:
+            # The server's unidirectional streams: aioquic reads the control
+            # stream's frames but does nothing on GOAWAY, so the test looks for it.
+            from aioquic.buffer import Buffer, BufferReadError
+            self.unidirectional[stream_id] = self.unidirectional.get(stream_id, b"") + data
+            buffer = Buffer(data=self.unidirectional[stream_id])
+            try:
+                if buffer.pull_uint_var() != 0:  # not the control stream
+                    return
+                while not buffer.eof():
+                    kind, length = buffer.pull_uint_var(), buffer.pull_uint_var()
+                    buffer.pull_bytes(length)
+                    self.goaway = self.goaway or kind == 0x7
+            except BufferReadError:
+                pass
 
         def ask(self, port: int, a: Ask) -> asyncio.Future | None:
             stream_id = self._quic.get_next_available_stream_id()
@@ -96,3 +123,61 @@ def h3_exchange(port: int, ca: str, asks: list, timeout: float = 20, alpn=None) 
             return client._quic.tls.alpn_negotiated, responses
 
     return asyncio.run(run())
+
+
+async def converse(port: int, ca: str, rounds: list[list], rebind: bool = False, timeout: float = 20,
+                   between: asyncio.Event | None = None) -> list[list[dict]]:
+    """One QUIC connection that sends each round's asks at once and waits for their answers before the
+    next. With `rebind`, it moves to a new local port between rounds: the server sees a NAT rebinding
+    (the same connection IDs from a new address), and the old socket closes, so nothing of the
+    connection can come back through it. After the server's GOAWAY (a drain), the next round goes
+    on a new connection, as a client that honours it does. With `between`, each round after the first
+    waits for it to be set. The answers, round by round."""
+    from aioquic.h3.connection import H3_ALPN
+    from aioquic.quic.configuration import QuicConfiguration
+
+    client_class = _setup()
+    configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name="localhost")
+    configuration.load_verify_locations(ca)
+    configuration.idle_timeout = 5.0
+    moved = []
+    answers: list[list[dict]] = []
+    try:
+        while len(answers) < len(rounds):
+            more = await _rounds_on_one_connection(port, configuration, client_class, rounds[len(answers):],
+                                                   rebind, timeout, moved, between, first=not answers)
+            if not more:
+                raise ConnectionError("a new connection was told GOAWAY before its first request")
+            answers += more
+        return answers
+    finally:
+        for transport in moved:
+            transport.close()
+
+
+async def _rounds_on_one_connection(port, configuration, client_class, rounds, rebind, timeout, moved, between,
+                                    first) -> list:
+    import socket
+
+    from aioquic.asyncio import connect
+
+    loop = asyncio.get_running_loop()
+    async with connect("127.0.0.1", port, configuration=configuration, create_protocol=client_class) as client:
+        answers = []
+        for number, asks in enumerate(rounds):
+            if between is not None and (number > 0 or not first):
+                await between.wait()
+            if client.goaway or client.ended:
+                break
+            if rebind and number > 0:
+                sock = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+                sock.bind(("::", 0))
+                left = client._transport
+                transport, _ = await loop.create_datagram_endpoint(lambda: client, sock=sock)  # noqa: B023
+                moved.append(transport)
+                left.close()
+            futures = [client.ask(port, a if isinstance(a, Ask) else Ask(*a)) for a in asks]
+            client.transmit()
+            answers.append(await asyncio.wait_for(asyncio.gather(*futures), timeout))
+        return answers

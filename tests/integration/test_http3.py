@@ -112,8 +112,8 @@ def test_datagrams_that_are_not_quic_are_dropped_and_serving_goes_on(start, tls_
 
 
 def test_http3_is_served_by_workers_that_share_the_port(start, tls_certificates):
-    # Each worker binds its own UDP socket on the port (SO_REUSEPORT); the
-    # kernel keeps a client's datagrams on one of them (docs/http3.md).
+    # The master's UDP sockets, one SO_REUSEPORT group, steered by connection
+    # ID (test_http3_workers.py has the steering's own tests).
     server = start("--http3", "--workers", "2", *tls_args(tls_certificates))
     for _ in range(8):
         _, [response] = h3_requests(server.port, str(tls_certificates.ca), [("GET", HEALTH)])

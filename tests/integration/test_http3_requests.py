@@ -241,13 +241,10 @@ def test_the_app_timeout_answers_504_on_the_stream_and_the_worker_is_replaced(tl
         assert server.wait_for_log("(HTTP/3 stream 0) has been inside the application past the timeout; "
                                    "answering 504")
         assert server.wait_for_log("; starting another", timeout=10)  # the worker with the stuck thread is replaced
-        # Asked once the new worker serves: until datagrams are steered by
-        # connection ID, a socket joining the port's group moves the kernel's
-        # choice of worker for a connection begun before it (docs/http3.md).
-        deadline = time.monotonic() + 10
-        while server.log.count("baton serving") < 3 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert server.log.count("baton serving") == 3, server.log
+        # Asked at once, while the new worker starts: the master's steering
+        # (baton/datagrams.py) holds the departed worker's UDP socket, where
+        # the new connection waits for its successor, rather than the kernel
+        # moving connections between sockets as the port's group changes.
         [served] = ask(server, tls_certificates, [Ask("GET", "/")])
         assert served["status"] == 200
     finally:

@@ -58,7 +58,7 @@ ngtcp2_conn* connection::conn_of(ngtcp2_crypto_conn_ref* ref) {
 bool connection::accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const ngtcp2_cid& scid,
                         const ngtcp2_cid* original, std::string& error) {
   fd_ = d.fd;
-  set_peer(d);
+  set_peer(d.peer, d.peer_length);
   std::memcpy(&local_, d.local, d.local_length);
   local_length_ = d.local_length;
   ngtcp2_path path{{reinterpret_cast<ngtcp2_sockaddr*>(&local_), local_length_},
@@ -156,10 +156,13 @@ void connection::receive(const net::datagram& d) {
     fail(rv, "read");
     return;
   }
-  // The peer's address may have changed (a NAT rebinding): answer where
-  // it now is.
-  std::memcpy(&peer_, d.peer, d.peer_length);
-  peer_length_ = d.peer_length;
+  // The peer's address may have changed (a NAT rebinding, a migration):
+  // once ngtcp2 has moved the connection to the new path, the requests
+  // and the log lines name it (packets go where ngtcp2's path says).
+  const ngtcp2_addr& now_at = ngtcp2_conn_get_path2(conn_)->remote;
+  if (now_at.addrlen != peer_length_ || std::memcmp(now_at.addr, &peer_, peer_length_) != 0) {
+    set_peer(now_at.addr, now_at.addrlen);
+  }
   // The requests whose heads came in it go to their apps (an inline app
   // answers at once), then everything due goes out in one flush.
   reading_ = true;
@@ -174,13 +177,14 @@ void connection::wake() {
   if (!reading_ && !closed_) flush();
 }
 
-void connection::set_peer(const net::datagram& d) {
-  std::memcpy(&peer_, d.peer, d.peer_length);
-  peer_length_ = d.peer_length;
-  const void* address = peer_.ss_family == AF_INET6
-                            ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(&peer_)->sin6_addr)
-                            : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(&peer_)->sin_addr);
-  if (inet_ntop(peer_.ss_family, address, peer_text_, sizeof(peer_text_)) == nullptr) std::strcpy(peer_text_, "?");
+void connection::set_peer(const sockaddr* address, socklen_t length) {
+  length = std::min<socklen_t>(length, sizeof(peer_));
+  std::memcpy(&peer_, address, length);
+  peer_length_ = length;
+  const void* host = peer_.ss_family == AF_INET6
+                         ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(&peer_)->sin6_addr)
+                         : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(&peer_)->sin_addr);
+  if (inet_ntop(peer_.ss_family, host, peer_text_, sizeof(peer_text_)) == nullptr) std::strcpy(peer_text_, "?");
   peer_port_ = ntohs(peer_.ss_family == AF_INET6 ? reinterpret_cast<const sockaddr_in6*>(&peer_)->sin6_port
                                                  : reinterpret_cast<const sockaddr_in*>(&peer_)->sin_port);
 }

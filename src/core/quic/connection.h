@@ -67,7 +67,7 @@ class connection final : private loop::timer_handler, private connection_link {
   exchange::peer_info peer() const override;
   void wake() override;
   int64_t now_ms() const override;
-  void set_peer(const net::datagram& d);
+  void set_peer(const sockaddr* address, socklen_t length);
   void end();
   // Sends what ngtcp2 has ready (at most a burst), then re-arms the timer.
   void flush();

@@ -16,8 +16,8 @@ std::string key_of(const ngtcp2_cid& cid) { return std::string(reinterpret_cast<
 }  // namespace
 
 std::unique_ptr<endpoint> endpoint::make(loop::event_loop& loop, const net::tls_context& tls, const context& ctx,
-                                         std::string& error) {
-  std::unique_ptr<endpoint> made(new endpoint(loop, ctx));
+                                         const net::cid_prefix& prefix, std::string& error) {
+  std::unique_ptr<endpoint> made(new endpoint(loop, ctx, prefix));
   made->tls_ = tls_server::make(tls, error);
   if (made->tls_ == nullptr) return nullptr;
   if (RAND_bytes(made->reset_secret_.data(), static_cast<int>(made->reset_secret_.size())) != 1 ||
@@ -28,7 +28,8 @@ std::unique_ptr<endpoint> endpoint::make(loop::event_loop& loop, const net::tls_
   return made;
 }
 
-endpoint::endpoint(loop::event_loop& loop, const context& ctx) : loop_(loop), context_(ctx) {}
+endpoint::endpoint(loop::event_loop& loop, const context& ctx, const net::cid_prefix& prefix)
+    : loop_(loop), context_(ctx), prefix_(prefix) {}
 
 endpoint::~endpoint() {
   if (reaper_.armed()) loop_.disarm(reaper_);
@@ -72,10 +73,15 @@ void endpoint::accept(const net::datagram& d) {
   }
 }
 
+void endpoint::fresh(ngtcp2_cid& cid) const {
+  cid.datalen = cid_length;
+  RAND_bytes(cid.data, static_cast<int>(cid_length));
+  prefix_.write(cid.data);
+}
+
 void endpoint::issue(ngtcp2_cid& cid, connection* c) {
   do {
-    cid.datalen = cid_length;
-    RAND_bytes(cid.data, static_cast<int>(cid_length));
+    fresh(cid);
   } while (by_id_.count(key_of(cid)) != 0);
   by_id_.emplace(key_of(cid), c);
 }
@@ -84,9 +90,10 @@ void endpoint::retry(const net::datagram& d) {
   ngtcp2_pkt_hd hd;
   if (ngtcp2_accept(&hd, d.data, d.length) != 0) return;
   // The ID the client will come back to; no connection owns it until then.
+  // Its prefix steers the client's next Initial back to this loop, the one
+  // whose secret sealed the token.
   ngtcp2_cid retry_scid;
-  retry_scid.datalen = cid_length;
-  RAND_bytes(retry_scid.data, static_cast<int>(cid_length));
+  fresh(retry_scid);
   if (!retry_.send(d, hd, retry_scid, now_ns())) {
     log::write(log::level::debug, "quic: a Retry could not be sent");
   }

@@ -18,6 +18,7 @@
 #include <ngtcp2/ngtcp2.h>
 
 #include "core/loop/event_loop.h"
+#include "core/net/cid_steering.h"
 #include "core/net/datagram.h"
 #include "core/net/tls.h"
 #include "core/quic/context.h"
@@ -32,8 +33,10 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
  public:
   // Null with `error` saying why (the TLS context could not be made).
   // `ctx` (the loop's request gate and response framing) outlives this.
+  // Every connection ID it issues begins with `prefix` when that is on
+  // (net/cid_steering.h: the loop's socket in a steered group).
   static std::unique_ptr<endpoint> make(loop::event_loop& loop, const net::tls_context& tls, const context& ctx,
-                                        std::string& error);
+                                        const net::cid_prefix& prefix, std::string& error);
   ~endpoint();
   endpoint(const endpoint&) = delete;
   endpoint& operator=(const endpoint&) = delete;
@@ -51,6 +54,8 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   const tls_server& tls() const { return *tls_; }
   // A fresh connection ID of the server's length, owned by `c`.
   void issue(ngtcp2_cid& cid, connection* c);
+  // A fresh ID of the server's length and prefix, in no table yet.
+  void fresh(ngtcp2_cid& cid) const;
   void retire(const ngtcp2_cid& cid);
   // The stateless reset token of `cid` (RFC 9000 section 10.3), derived
   // from this endpoint's secret.
@@ -62,16 +67,17 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   size_t open_connections() const override { return live_.size(); }
 
   // The length of every connection ID this server issues.
-  static constexpr size_t cid_length = 18;
+  static constexpr size_t cid_length = net::server_cid_length;
 
  private:
-  endpoint(loop::event_loop& loop, const context& ctx);
+  endpoint(loop::event_loop& loop, const context& ctx, const net::cid_prefix& prefix);
   void on_timer() override;  // frees the connections that closed
   void accept(const net::datagram& d);
   void forget(connection* c);
 
   loop::event_loop& loop_;
   const context context_;
+  const net::cid_prefix prefix_;
   std::unique_ptr<tls_server> tls_;
   std::array<uint8_t, 32> reset_secret_{};
   retry_tokens retry_;

@@ -14,16 +14,39 @@ namespace baton::server {
 namespace {
 // Connections one wake accepts from a listening socket several loops share.
 constexpr int shared_accepts_per_wake = 4;
+
+bool is_datagram_socket(int fd) {
+  int type = 0;
+  socklen_t size = sizeof(type);
+  return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &size) == 0 && type == SOCK_DGRAM;
+}
 }  // namespace
 
 listener_set::listener_set(const server_config& config, loop::event_loop& loop, session_registry& sessions,
                            succession& next, const std::vector<int>& fds, net::datagram_sink* quic)
     : config_(config), loop_(loop), sessions_(sessions), succession_(next) {
-  if (quic != nullptr) open_datagrams(fds, *quic);
+  // UDP sockets among `fds` come from a master that steers datagrams
+  // between its loops (net/cid_steering.h): they are taken as they are, and
+  // none is bound here. Each keeps its place in the numbering, so a TCP
+  // listener's index still names its address.
+  std::vector<bool> datagram(fds.size());
+  std::vector<int> given;
+  for (size_t i = 0; i < fds.size(); ++i) {
+    datagram[i] = is_datagram_socket(fds[i]);
+    if (datagram[i]) given.push_back(fds[i]);
+  }
+  if (quic != nullptr && given.empty()) open_datagrams(fds, *quic);
+  for (int udp : given) {
+    if (quic == nullptr) {
+      ::close(udp);  // no HTTP/3 in this server: nothing reads it
+      continue;
+    }
+    datagrams_.push_back(std::make_unique<datagram_listener>(loop_, udp, *quic));
+  }
   if (!datagrams_.empty()) quic_ = quic;
   streams_.reserve(fds.size());
   for (size_t i = 0; i < fds.size(); ++i) {
-    streams_.push_back(std::make_unique<stream_listener>(*this, fds[i], static_cast<uint16_t>(i)));
+    if (!datagram[i]) streams_.push_back(std::make_unique<stream_listener>(*this, fds[i], static_cast<uint16_t>(i)));
   }
 }
 

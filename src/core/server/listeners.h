@@ -10,10 +10,10 @@
 // exclusive wakes and gives up its turn after a few accepts, so a burst
 // spreads over the loops rather than landing on whichever woke first.
 //
-// With HTTP/3, each TCP listener has a UDP twin on its address and port: a
-// datagram_listener (datagram_listener.h), in a vector of its own, handing
-// datagrams to the QUIC endpoint rather than sessions to the registry; pause,
-// resume and close walk it too.
+// With HTTP/3, each TCP address has UDP sockets on its port: a
+// datagram_listener (datagram_listener.h) each, in a vector of their own,
+// handing datagrams to the QUIC endpoint rather than sessions to the
+// registry; pause, resume and close walk them too.
 //
 // Loop thread only.
 #pragma once
@@ -38,10 +38,11 @@ class succession;
 
 class listener_set {
  public:
-  // `fds` are bound and listening. With `quic` (HTTP/3), a UDP socket is
-  // bound beside each TCP one first, and its datagrams go to `quic`; one
-  // that cannot be bound throws std::runtime_error before any of `fds` is
-  // taken (the caller still owns them then).
+  // `fds` are bound and listening. With `quic` (HTTP/3), the UDP sockets
+  // among them (a master's, steered: net/cid_steering.h) are read for it;
+  // with none among them, a UDP socket is bound beside each TCP one first,
+  // and one that cannot be bound throws std::runtime_error before any of
+  // `fds` is taken (the caller still owns them then).
   listener_set(const server_config& config, loop::event_loop& loop, session_registry& sessions,
                succession& next, const std::vector<int>& fds, net::datagram_sink* quic);
   listener_set(const listener_set&) = delete;

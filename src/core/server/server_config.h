@@ -11,6 +11,7 @@
 #include "core/http2/protocol.h"
 #include "core/local/local_routes.h"
 #include "core/metrics/record.h"
+#include "core/net/cid_steering.h"
 #include "core/net/tls.h"
 #include "core/session/protocol_host.h"
 #include "core/session/session.h"
@@ -69,6 +70,9 @@ struct server_config {
   // HTTP/3 (--http3): a UDP socket beside each TCP listener, served by a
   // QUIC endpoint under `tls` (docs/http3.md). Needs a build with QUIC.
   bool http3 = false;
+  // With a master's steered UDP sockets (net/cid_steering.h): the prefix
+  // of this loop's connection IDs. Off, each ID is random.
+  net::cid_prefix quic_cid;
   // What HTTP/1.1 and HTTP/2 responses on TCP listeners say in Alt-Svc
   // (alt_svc.h): "auto" (h3 on the listener's port when HTTP/3 serves),
   // "off", or a field value sent as it is.
