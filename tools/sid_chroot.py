@@ -59,6 +59,7 @@ PACKAGES = sorted({
     # The smoke suite's client side (pytest and its clients), on sid's default
     # python3: the venvs under test hold baton and tools/locks/matrix.txt alone.
     "python3-pytest", "python3-pytest-timeout", "python3-httpx", "python3-h2", "python3-websockets",
+    "python3-aioquic",
 })
 # The files in the chroot that say it is complete, and what it was made with.
 STAMP = ".baton-sid-chroot.json"

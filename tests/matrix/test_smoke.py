@@ -1,8 +1,8 @@
 """The wheel on another CPython: installed alone into a fresh plain venv of
 that interpreter (tools/wheels.py matrix makes it and names its python in
 BATON_MATRIX_PYTHON), serving WSGI inline and as a pool, ASGI in both shapes
-on both loops, a Starlette app from PyPI, lifespan, a WebSocket echo and h2c,
-with nothing leaked and no deprecation warning from baton's own code.
+on both loops, a Starlette app from PyPI, lifespan, a WebSocket echo, h2c and
+an HTTP/3 request (the wheel carries OpenSSL 3.5, ngtcp2 and nghttp3), with nothing leaked and no deprecation warning from baton's own code.
 Without BATON_MATRIX_PYTHON the suite runs against this interpreter's venv."""
 
 import os
@@ -16,6 +16,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect as websocket_connect
 
+from tests.conftest import tls_args
+from tests.integration.h3client import h3_exchange
 from tests.integration.server import ROOT, Server, read_response
 
 PYTHON = os.environ.get("BATON_MATRIX_PYTHON", sys.executable)
@@ -138,6 +140,17 @@ def test_h2c_serves_asgi(asgi):
     assert h2c(asgi, "GET", "/").text == f"asgi {VERSION[0]}.{VERSION[1]}"
     body = os.urandom(200_000)
     assert h2c(asgi, "POST", "/echo", body).content == body
+
+
+def test_the_wheel_serves_http3_on_the_quic_it_carries(tls_certificates):
+    server = serve(*ANY_SHAPE, "--http3", *tls_args(tls_certificates), "tests.matrix.apps:wsgi")
+    try:
+        alpn, [answer] = h3_exchange(server.port, str(tls_certificates.ca), [("GET", "/")])
+        assert alpn == "h3"
+        assert answer["status"] == 200
+        assert answer["body"] == f"wsgi {VERSION[0]}.{VERSION[1]}".encode()
+    finally:
+        stop(server)
 
 
 def test_a_starlette_app_from_pypi_serves_json_streams_and_anyio_cancel_scopes(starlette):
