@@ -323,18 +323,16 @@ class Master:
         from baton.serve import WorkerContext
 
         listeners = binding.share(self.listeners, loops, self.threads)
-        quic_cids: tuple[int, ...] = ()
-        quic_key = 0
+        quic: dict = {}
         if self.datagrams is not None:
             part = self.datagrams.share(chosen, loops, self.threads)
             listeners += part.listeners
-            quic_cids = tuple(part.indexes[thread] for thread in range(self.threads))
-            quic_key = part.key
+            quic = {"quic_cids": tuple(part.indexes[thread] for thread in range(self.threads)),
+                    "quic_key": part.key, "quic_reset_secret": part.reset_secret}
         worker = WorkerContext(
             heartbeat=memoryview(self.scoreboard)[slot * self.slot_bytes:slot * self.slot_bytes + 8 * self.threads],
             max_requests=max_requests, app_timeout=self.config.timeout, supervised=True,
-            metrics=(self.metrics, slot) if self.metrics is not None else None, parent_pid=master,
-            quic_cids=quic_cids, quic_key=quic_key)
+            metrics=(self.metrics, slot) if self.metrics is not None else None, parent_pid=master, **quic)
         status, reason, _ = process.serve_in_process(self.config, app, interface, listeners, worker)
         if reason is StopReason.APP_TIMEOUT:
             view.aborted = True

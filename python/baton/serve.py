@@ -28,9 +28,11 @@ class WorkerContext:
     metrics: tuple | None = None  # (MetricsRegion, slot): where its loops count (baton.metrics)
     parent_pid: int = 0  # its master: should the worker outlive it, the worker retires (0: serving alone)
     # With --http3 under a master (baton.datagrams): the socket index each loop
-    # thread's QUIC connection IDs begin with, and the group's key.
+    # thread's QUIC connection IDs begin with, the group's key, and the
+    # secret the stateless reset tokens come from.
     quic_cids: tuple[int, ...] = ()
     quic_key: int = 0
+    quic_reset_secret: str = ""
 
 
 def server_options(config: Config, worker: WorkerContext) -> dict:
@@ -55,6 +57,7 @@ def server_options(config: Config, worker: WorkerContext) -> dict:
         parent_pid=worker.parent_pid,
         quic_cid_index=worker.quic_cids[0] if worker.quic_cids else -1,
         quic_cid_key=worker.quic_key,
+        quic_reset_secret=worker.quic_reset_secret,
         metrics=(*worker.metrics, 0) if worker.metrics else None,
         # A process serving alone reloads itself on SIGHUP (the listeners
         # kept for it); a worker retires on SIGUSR2 and its master replaces it.

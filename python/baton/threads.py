@@ -76,7 +76,8 @@ def worker_for_thread(worker: WorkerContext, index: int, threads: int) -> Worker
     share = -(-worker.max_requests // threads) if worker.max_requests else 0
     return WorkerContext(heartbeat=heartbeat, max_requests=share, app_timeout=worker.app_timeout,
                          supervised=worker.supervised, metrics=worker.metrics, parent_pid=worker.parent_pid,
-                         quic_cids=worker.quic_cids[index:index + 1], quic_key=worker.quic_key)
+                         quic_cids=worker.quic_cids[index:index + 1], quic_key=worker.quic_key,
+                         quic_reset_secret=worker.quic_reset_secret)
 
 
 def listeners_for(listeners: list[Listener], index: int) -> list[Listener]:

@@ -178,6 +178,25 @@ const option_entry option_table[] = {
        c.quic_cid.key = static_cast<uint32_t>(v.number);
        return true;
      }},
+    // The server's stateless reset secret, 64 hex digits (a master's, the same in every loop).
+    {"quic_reset_secret", kind::text, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       auto nibble = [](char h) {
+         return h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : -1;
+       };
+       std::string bytes;
+       for (size_t i = 0; i + 1 < v.text.size(); i += 2) {
+         int high = nibble(v.text[i]);
+         int low = nibble(v.text[i + 1]);
+         if (high < 0 || low < 0) break;
+         bytes.push_back(static_cast<char>(high * 16 + low));
+       }
+       if (!v.text.empty() && (v.text.size() != 64 || bytes.size() != 32)) {
+         PyErr_SetString(PyExc_ValueError, "quic_reset_secret is 64 lower-case hex digits");
+         return false;
+       }
+       c.quic_reset_secret = std::move(bytes);
+       return true;
+     }},
     {"server_header", kind::text, 0, 0, set_server_header},
     {"alt_svc", kind::text, 0, 0, set_alt_svc},
     {"max_requests", kind::integer, 0, INT64_MAX, [](config_t& c, server_extras&, const option_value& v) {

@@ -120,6 +120,35 @@ def test_http3_is_served_by_workers_that_share_the_port(start, tls_certificates)
         assert response["status"] == 200
 
 
+def _long_header(version: int, dcid: bytes, scid: bytes, size: int) -> bytes:
+    packet = bytes([0xc0]) + version.to_bytes(4, "big") + bytes([len(dcid)]) + dcid + bytes([len(scid)]) + scid
+    return packet + bytes(size - len(packet))
+
+
+def test_a_first_packet_in_an_unknown_version_is_answered_with_version_negotiation(start, tls_certificates):
+    server = start("--http3", *tls_args(tls_certificates))
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+        udp.settimeout(0.5)
+        dcid, scid = os.urandom(8), os.urandom(8)
+        # Below a full Initial's 1200 bytes: no answer (it could amplify a forged source).
+        udp.sendto(_long_header(0x1a2a3a4a, dcid, scid, 1199), ("127.0.0.1", server.port))
+        with pytest.raises(TimeoutError):
+            udp.recvfrom(2048)
+        udp.settimeout(5)
+        udp.sendto(_long_header(0x1a2a3a4a, dcid, scid, 1200), ("127.0.0.1", server.port))
+        answer, _ = udp.recvfrom(2048)
+    assert answer[0] & 0x80, "not a long header"
+    assert answer[1:5] == bytes(4), "not Version Negotiation (version 0)"
+    at = 5
+    assert answer[at] == len(scid) and answer[at + 1:at + 1 + len(scid)] == scid, "its destination is not our source"
+    at += 1 + len(scid)
+    assert answer[at] == len(dcid) and answer[at + 1:at + 1 + len(dcid)] == dcid, "its source is not our destination"
+    at += 1 + len(dcid)
+    versions = [int.from_bytes(answer[i:i + 4], "big") for i in range(at, len(answer), 4)]
+    assert 1 in versions, versions
+    assert server.proc.poll() is None
+
+
 def test_without_http3_nothing_listens_on_udp(start, tls_certificates):
     server = start(*tls_args(tls_certificates))
     with pytest.raises((TimeoutError, asyncio.TimeoutError, ConnectionError)):

@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import time
 
 import pytest
@@ -152,3 +153,68 @@ def test_new_connections_are_answered_after_a_reload_or_a_change_in_the_worker_c
     results = asyncio.run(run())
     failures = [r for r in results if isinstance(r, BaseException)]
     assert not failures, f"{len(failures)} of 40 new connections failed, the first: {failures[0]!r}"
+
+
+def test_a_connection_whose_worker_died_is_told_so_by_a_stateless_reset_from_its_successor(server, tls_certificates):
+    # The reset's token comes from a secret every worker shares: the
+    # successor, which never saw the connection, derives the one the dead
+    # worker gave the client for that connection ID (RFC 9000 section 10.3).
+    from aioquic.asyncio import connect
+    from aioquic.h3.connection import H3_ALPN
+    from aioquic.quic.configuration import QuicConfiguration
+
+    from tests.integration.h3client import Ask, _setup
+
+    s = server("--workers", "2")
+
+    async def one_request():
+        configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name="localhost")
+        configuration.load_verify_locations(str(tls_certificates.ca))
+        async with connect("127.0.0.1", s.port, configuration=configuration, create_protocol=_setup()) as client:
+            future = client.ask(s.port, Ask("GET", "/x"))
+            client.transmit()
+            answer = await asyncio.wait_for(future, 10)
+            peer = client._quic._peer_cid
+            return pid_of(answer), peer.cid, peer.stateless_reset_token
+
+    pid, cid, token = asyncio.run(one_request())
+    assert len(cid) == 18 and len(token) == 16
+    mark = s.log_mark()
+    os.kill(pid, signal.SIGKILL)
+    assert s.wait_for_log("baton serving", timeout=15, since=mark), s.log
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+        udp.settimeout(5)
+        packet = bytes([0x40 | (os.urandom(1)[0] & 0x3f)]) + cid + os.urandom(40)
+        udp.sendto(packet, ("127.0.0.1", s.port))
+        reset, _ = udp.recvfrom(2048)
+        assert len(reset) < len(packet), "a reset is shorter than what caused it"
+        assert reset[-16:] == token, "not the reset token the connection was given"
+        # A short packet (which might itself be a reset) gets none.
+        udp.settimeout(0.5)
+        udp.sendto(packet[:41], ("127.0.0.1", s.port))
+        with pytest.raises(TimeoutError):
+            udp.recvfrom(2048)
+
+
+def test_workers_added_past_the_start_count_each_read_a_socket_of_their_own_and_take_new_connections(
+        server, tls_certificates):
+    # One loop number at start, so two sides: the third worker needs a third
+    # socket, bound at the end of the group. Sharing one would let a worker
+    # read the other's packets (and, not knowing them, reset them).
+    s = server("--workers", "1", app=OPS_ASGI)
+    ca = str(tls_certificates.ca)
+    for _ in range(2):
+        mark = s.log_mark()
+        s.signal(signal.SIGTTIN)
+        assert s.wait_for_log("baton serving", timeout=15, since=mark)
+    time.sleep(0.5)
+
+    async def run():
+        return await asyncio.gather(*(converse(s.port, ca, [[("GET", "/x")], [("GET", "/y")]], timeout=15)
+                                      for _ in range(60)), return_exceptions=True)
+
+    results = asyncio.run(run())
+    failures = [r for r in results if isinstance(r, BaseException)]
+    assert not failures, f"{len(failures)} of 60 connections failed, the first: {failures[0]!r}"
+    assert all(pid_of(before[0]) == pid_of(after[0]) for before, after in results)
+    assert len({pid_of(before[0]) for before, _ in results}) == 3, "new connections did not reach all three workers"

@@ -182,6 +182,10 @@ void write_quic(writer& w, const quic_counts& q) {
       {"baton_quic_handshakes_failed", "QUIC connections that ended before their handshake completed.",
        q.handshakes_failed},
       {"baton_quic_packets_lost", "QUIC packets declared lost (counted as each connection ends).", q.packets_lost},
+      {"baton_quic_version_negotiations", "First QUIC packets in a version not spoken, answered with those spoken.",
+       q.version_negotiations_sent},
+      {"baton_quic_stateless_resets", "Stateless resets sent for packets of a QUIC connection that is gone.",
+       q.stateless_resets_sent},
   };
   for (const one& c : counters) {
     w.family(c.name, "counter", c.help);

@@ -121,6 +121,8 @@ struct quic_counts {
   counter handshakes;          // connections whose handshake completed
   counter handshakes_failed;   // connections that ended before it did (an error, a timeout, a peer's close)
   counter packets_lost;        // by QUIC's loss detection, counted as each connection ends
+  counter version_negotiations_sent;  // first packets in a version not spoken, answered with the ones that are
+  counter stateless_resets_sent;      // packets for a connection gone (its worker died, or it closed)
 };
 
 // One loop thread's counts. 64-byte aligned: no two threads share a line.

@@ -2,27 +2,39 @@
 
 #include <openssl/rand.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "core/loop/thread_contract.h"
 #include "core/metrics/record.h"
 #include "core/quic/clock.h"
 #include "core/quic/connection.h"
+#include "core/quic/stateless_replies.h"
 #include "core/util/log.h"
 
 namespace baton::quic {
 namespace {
+
+constexpr uint8_t long_header_bit = 0x80;  // RFC 9000 section 17: the first byte's form bit
 
 std::string key_of(const ngtcp2_cid& cid) { return std::string(reinterpret_cast<const char*>(cid.data), cid.datalen); }
 
 }  // namespace
 
 std::unique_ptr<endpoint> endpoint::make(loop::event_loop& loop, const net::tls_context& tls, const context& ctx,
-                                         const net::cid_prefix& prefix, std::string& error) {
+                                         const net::cid_prefix& prefix, const std::string& reset_secret,
+                                         std::string& error) {
   std::unique_ptr<endpoint> made(new endpoint(loop, ctx, prefix));
   made->tls_ = tls_server::make(tls, error);
   if (made->tls_ == nullptr) return nullptr;
-  if (RAND_bytes(made->reset_secret_.data(), static_cast<int>(made->reset_secret_.size())) != 1 ||
-      !made->retry_.init()) {
+  if (reset_secret.size() == made->reset_secret_.size()) {
+    std::copy(reset_secret.begin(), reset_secret.end(), made->reset_secret_.begin());
+  } else if (RAND_bytes(made->reset_secret_.data(), static_cast<int>(made->reset_secret_.size())) != 1) {
     error = "no random bytes for the stateless reset secret";
+    return nullptr;
+  }
+  if (!made->retry_.init()) {
+    error = "no random bytes for the Retry tokens' secret";
     return nullptr;
   }
   return made;
@@ -42,13 +54,40 @@ void endpoint::on_datagram(const net::datagram& d) {
   if (context_.gate.metrics != nullptr) metrics::bump(context_.gate.metrics->quic.datagrams_received);
   ngtcp2_version_cid vc;
   int rv = ngtcp2_pkt_decode_version_cid(&vc, d.data, d.length, cid_length);
-  if (rv != 0) return;  // not QUIC, or a version we would have to negotiate: dropped
+  if (rv == NGTCP2_ERR_VERSION_NEGOTIATION) {
+    if (!draining_ && send_version_negotiation(d, vc) && context_.gate.metrics != nullptr) {
+      metrics::bump(context_.gate.metrics->quic.version_negotiations_sent);
+    }
+    return;
+  }
+  if (rv != 0) return;  // not QUIC: dropped
   auto it = by_id_.find(std::string(reinterpret_cast<const char*>(vc.dcid), vc.dcidlen));
   if (it != by_id_.end()) {
     if (!it->second->closed()) it->second->receive(d);
     return;
   }
+  if ((d.data[0] & long_header_bit) == 0) {
+    stray(d, vc);
+    return;
+  }
   accept(d);
+}
+
+// Only an ID with the steering's prefix and key is answered: under a master
+// such a packet reached the one loop its index names, so no other loop can
+// own it (a connection of a worker that died, or one closed). A process
+// serving alone has no prefix, and its loops share the port by the kernel's
+// hash, which may bring a loop another's packet: that is dropped, as before.
+void endpoint::stray(const net::datagram& d, const ngtcp2_version_cid& vc) const {
+  if (!prefix_.on() || vc.dcidlen != cid_length) return;
+  uint8_t expected[net::cid_prefix_bytes];
+  net::cid_prefix{vc.dcid[0], prefix_.key}.write(expected);
+  if (std::memcmp(vc.dcid, expected, sizeof(expected)) != 0) return;
+  ngtcp2_cid dcid;
+  ngtcp2_cid_init(&dcid, vc.dcid, vc.dcidlen);
+  if (send_stateless_reset(d, dcid, reset_secret_) && context_.gate.metrics != nullptr) {
+    metrics::bump(context_.gate.metrics->quic.stateless_resets_sent);
+  }
 }
 
 void endpoint::accept(const net::datagram& d) {

@@ -1,8 +1,12 @@
 // The QUIC endpoint of one loop: every datagram its UDP sockets read comes
 // here. A table maps each connection ID the server issued to the connection
 // that owns it; a datagram goes to the connection its destination ID names,
-// or, when it is a client's first Initial, makes a new one; anything else is
-// dropped (no stateless reset or version negotiation yet: docs/http3.md).
+// or, when it is a client's first Initial, makes a new one. A first packet
+// in a version it does not speak is answered with Version Negotiation; a
+// short-header packet for an ID of ours it does not know, with a Stateless
+// Reset (stateless_replies.h: only under a master's steering, where a
+// packet reaches the one loop that could own its ID); anything else is
+// dropped.
 //
 // One a loop, owned by the server; loop thread only.
 #pragma once
@@ -35,8 +39,11 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   // `ctx` (the loop's request gate and response framing) outlives this.
   // Every connection ID it issues begins with `prefix` when that is on
   // (net/cid_steering.h: the loop's socket in a steered group).
+  // `reset_secret` (32 bytes, the same in every loop of the server: a
+  // master's) derives the IDs' stateless reset tokens; empty, a random one.
   static std::unique_ptr<endpoint> make(loop::event_loop& loop, const net::tls_context& tls, const context& ctx,
-                                        const net::cid_prefix& prefix, std::string& error);
+                                        const net::cid_prefix& prefix, const std::string& reset_secret,
+                                        std::string& error);
   ~endpoint();
   endpoint(const endpoint&) = delete;
   endpoint& operator=(const endpoint&) = delete;
@@ -73,6 +80,8 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   endpoint(loop::event_loop& loop, const context& ctx, const net::cid_prefix& prefix);
   void on_timer() override;  // frees the connections that closed
   void accept(const net::datagram& d);
+  // A short-header packet whose ID is in no table.
+  void stray(const net::datagram& d, const ngtcp2_version_cid& vc) const;
   void forget(connection* c);
 
   loop::event_loop& loop_;

@@ -73,6 +73,9 @@ struct server_config {
   // With a master's steered UDP sockets (net/cid_steering.h): the prefix
   // of this loop's connection IDs. Off, each ID is random.
   net::cid_prefix quic_cid;
+  // The secret every loop of the server derives stateless reset tokens from
+  // (32 bytes, a master's); empty, each endpoint draws its own.
+  std::string quic_reset_secret;
   // What HTTP/1.1 and HTTP/2 responses on TCP listeners say in Alt-Svc
   // (alt_svc.h): "auto" (h3 on the listener's port when HTTP/3 serves),
   // "off", or a field value sent as it is.
