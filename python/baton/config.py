@@ -307,6 +307,10 @@ OPTIONS: tuple[Option, ...] = (
     # HTTP/3 over QUIC (docs/http3.md): requests reach the app as HTTP/2's do.
     Option("http3", _bool, False, "also serve HTTP/3 over QUIC on UDP, on the port of each TCP --bind; needs "
            "--ssl-certfile and a build with QUIC (baton --version says) (default: off)", negatable=True, core=True),
+    Option("quic_retry", str, "auto", "address validation with Retry for new QUIC connections: auto asks a "
+           "client to prove its address once 256 connections are in their handshake on a loop (an Initial flood), "
+           "always asks every one (a round trip more), off only when ngtcp2 needs it (default: %(default)s)",
+           choices=("auto", "always", "off"), core=True),
     Option("alt_svc", _alt_svc, "auto", "the Alt-Svc header on HTTP/1.1 and HTTP/2 responses over TCP, which "
            "tells browsers where HTTP/3 is: auto sends h3=\":PORT\"; ma=86400 (the connection's own port) when "
            "--http3 serves and nothing otherwise, off never sends it, any other value is sent as it is; an app's "
@@ -403,6 +407,7 @@ class Config:
     ssl_ciphers: str | None
     ssl_version: str
     http3: bool
+    quic_retry: str
     alt_svc: str
     static_path_route: tuple[str, ...]
     static_path_mount: tuple[str, ...]

@@ -178,6 +178,19 @@ const option_entry option_table[] = {
        c.quic_cid.key = static_cast<uint32_t>(v.number);
        return true;
      }},
+    {"quic_retry", kind::text, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
+       if (v.text == "auto") {
+         c.quic_retry = net::quic_retry_mode::automatic;
+       } else if (v.text == "always") {
+         c.quic_retry = net::quic_retry_mode::always;
+       } else if (v.text == "off") {
+         c.quic_retry = net::quic_retry_mode::off;
+       } else {
+         PyErr_SetString(PyExc_ValueError, "quic_retry: not auto, always or off");
+         return false;
+       }
+       return true;
+     }},
     // The server's stateless reset secret, 64 hex digits (a master's, the same in every loop).
     {"quic_reset_secret", kind::text, 0, 0, [](config_t& c, server_extras&, const option_value& v) {
        auto nibble = [](char h) {

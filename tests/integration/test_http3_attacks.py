@@ -2,7 +2,7 @@
 bulk as soon as they are opened, frames of reserved types the RFC says to
 ignore on a request stream, a field section past the server's limit, QPACK
 encoder instructions the offered table cannot take, and requests blocked
-on table entries that never come; after each, the same connection (or the
+on table entries that never come, and an Initial flood (Retry); after each, the same connection (or the
 server, when the connection had to go) serves a plain request."""
 
 import asyncio
@@ -182,3 +182,66 @@ def test_a_request_blocked_on_an_entry_never_inserted_holds_up_nothing_else(serv
     assert response["status"] == 200
     assert served_afresh(server, tls_certificates) == 200
     assert server.proc.poll() is None
+
+
+def initial_flood(port: int, count: int) -> tuple[int, int]:
+    """Sends `count` clients' first Initials (aioquic's, each with its own IDs) from one socket that
+    never answers, as a flood from forged addresses looks; returns how many Retry packets and how many
+    other packets came back."""
+    import socket
+    import time
+
+    from aioquic.h3.connection import H3_ALPN
+    from aioquic.quic.configuration import QuicConfiguration
+    from aioquic.quic.connection import QuicConnection
+
+    retries = others = 0
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+        udp.setblocking(False)
+
+        def drain():
+            nonlocal retries, others
+            while True:
+                try:
+                    packet = udp.recv(4096)
+                except BlockingIOError:
+                    return
+                retry = packet[0] & 0xf0 == 0xf0 and packet[1:5] == b"\0\0\0\1"  # long header, type 3, QUIC v1
+                retries, others = retries + retry, others + (not retry)
+
+        for n in range(count):
+            client = QuicConnection(configuration=QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN,
+                                                                    server_name="localhost"))
+            client.connect(("127.0.0.1", port), now=time.monotonic())
+            data, _ = client.datagrams_to_send(now=time.monotonic())[0]
+            udp.sendto(data, ("127.0.0.1", port))
+            if n % 25 == 24:
+                time.sleep(0.01)  # within the server's socket buffer
+                drain()
+        deadline = time.monotonic() + 1.5
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            drain()
+    return retries, others
+
+
+@pytest.mark.parametrize("mode", ["auto", "always", "off"])
+def test_an_initial_flood_is_answered_with_retry_past_the_handshakes_a_loop_holds(tls_certificates, mode):
+    # --quic-retry auto: the first 256 half-open connections are kept (each
+    # answered with the server's Initial), the rest asked for a Retry;
+    # always: every one; off: none. A real client is served meanwhile.
+    s = Server(["--port", "0", "--http3", "--quic-retry", mode, *tls_args(tls_certificates), WSGI]).start()
+    try:
+        retries, others = initial_flood(s.port, 400)
+        if mode == "auto":
+            assert retries >= 400 - 256 - 10, (retries, others)
+            assert others > 0, "no connection was kept before the Retry began"
+        elif mode == "always":
+            # (A datagram or two of a burst may be dropped on the way.)
+            assert retries >= 390 and others == 0, (retries, others)
+        else:
+            assert retries == 0 and others > 0, (retries, others)
+        _, [answer] = h3_exchange(s.port, str(tls_certificates.ca), [("GET", "/info")])
+        assert answer["status"] == 200
+    finally:
+        s.stop()

@@ -186,6 +186,7 @@ void write_quic(writer& w, const quic_counts& q) {
        q.version_negotiations_sent},
       {"baton_quic_stateless_resets", "Stateless resets sent for packets of a QUIC connection that is gone.",
        q.stateless_resets_sent},
+      {"baton_quic_retries", "New QUIC connections asked to prove their address with a Retry.", q.retries_sent},
   };
   for (const one& c : counters) {
     w.family(c.name, "counter", c.help);

@@ -123,6 +123,7 @@ struct quic_counts {
   counter packets_lost;        // by QUIC's loss detection, counted as each connection ends
   counter version_negotiations_sent;  // first packets in a version not spoken, answered with the ones that are
   counter stateless_resets_sent;      // packets for a connection gone (its worker died, or it closed)
+  counter retries_sent;               // new connections asked to prove their address (Retry)
 };
 
 // One loop thread's counts. 64-byte aligned: no two threads share a line.

@@ -416,6 +416,7 @@ int connection::on_extend_max_stream_data(ngtcp2_conn*, int64_t stream_id, uint6
 int connection::on_handshake_completed(ngtcp2_conn* conn, void* self) {
   connection& c = self_of(self);
   c.handshake_done_ = true;
+  c.owner_.handshake_done();
   if (c.metrics_ != nullptr) metrics::bump(c.metrics_->quic.handshakes);
   c.tls_facts_.version = 0x0304;  // QUIC is TLS 1.3 only (RFC 9001 section 4.2)
   c.tls_facts_.cipher_suite = c.tls_.cipher_suite();

@@ -51,6 +51,7 @@ class connection final : private loop::timer_handler, private connection_link {
   // A datagram for this connection: read, answered, the timer re-armed.
   void receive(const net::datagram& d);
   bool closed() const { return closed_; }
+  bool handshake_completed() const { return handshake_done_; }
   // The app timeout (http3_server::abandon_overdue), and what it owes sent.
   bool abandon_overdue(int64_t entered_before_ms);
   // A drain: GOAWAY (no request past those taken), then closed once

@@ -23,8 +23,9 @@ std::string key_of(const ngtcp2_cid& cid) { return std::string(reinterpret_cast<
 
 std::unique_ptr<endpoint> endpoint::make(loop::event_loop& loop, const net::tls_context& tls, const context& ctx,
                                          const net::cid_prefix& prefix, const std::string& reset_secret,
-                                         std::string& error) {
+                                         net::quic_retry_mode retry, std::string& error) {
   std::unique_ptr<endpoint> made(new endpoint(loop, ctx, prefix));
+  made->retry_mode_ = retry;
   made->tls_ = tls_server::make(tls, error);
   if (made->tls_ == nullptr) return nullptr;
   if (reset_secret.size() == made->reset_secret_.size()) {
@@ -99,12 +100,17 @@ void endpoint::accept(const net::datagram& d) {
   if (retry_tokens::carries_retry_token(hd)) {
     if (!retry_.verify(d, hd, original, now_ns())) return;  // forged, stale or from elsewhere: dropped
     retried = &original;
+  } else if (retry_mode_ == net::quic_retry_mode::always ||
+             (retry_mode_ == net::quic_retry_mode::automatic && handshaking_ >= net::retry_past_handshakes)) {
+    retry(d);
+    return;
   }
   auto made = std::make_unique<connection>(*this, context_);
   connection* c = made.get();
   ngtcp2_cid scid;
   issue(scid, c);
   live_.emplace(c, std::move(made));
+  ++handshaking_;
   std::string error;
   if (!c->accept(d, hd, scid, retried, error)) {
     log::write(log::level::warning, "quic: a new connection failed: %s", error.c_str());
@@ -135,6 +141,8 @@ void endpoint::retry(const net::datagram& d) {
   fresh(retry_scid);
   if (!retry_.send(d, hd, retry_scid, now_ns())) {
     log::write(log::level::debug, "quic: a Retry could not be sent");
+  } else if (context_.gate.metrics != nullptr) {
+    metrics::bump(context_.gate.metrics->quic.retries_sent);
   }
 }
 
@@ -175,6 +183,7 @@ void endpoint::on_timer() {
 // Every ID the table holds for `c` goes, whether ngtcp2 still counts it or
 // it was issued before the connection could start.
 void endpoint::forget(connection* c) {
+  if (!c->handshake_completed()) --handshaking_;
   for (auto it = by_id_.begin(); it != by_id_.end();) {
     it = it->second == c ? by_id_.erase(it) : std::next(it);
   }

@@ -24,6 +24,7 @@
 #include "core/loop/event_loop.h"
 #include "core/net/cid_steering.h"
 #include "core/net/datagram.h"
+#include "core/net/quic_retry_mode.h"
 #include "core/net/tls.h"
 #include "core/quic/context.h"
 #include "core/quic/retry.h"
@@ -41,9 +42,10 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   // (net/cid_steering.h: the loop's socket in a steered group).
   // `reset_secret` (32 bytes, the same in every loop of the server: a
   // master's) derives the IDs' stateless reset tokens; empty, a random one.
+  // `retry` says when a new connection is asked to prove its address.
   static std::unique_ptr<endpoint> make(loop::event_loop& loop, const net::tls_context& tls, const context& ctx,
                                         const net::cid_prefix& prefix, const std::string& reset_secret,
-                                        std::string& error);
+                                        net::quic_retry_mode retry, std::string& error);
   ~endpoint();
   endpoint(const endpoint&) = delete;
   endpoint& operator=(const endpoint&) = delete;
@@ -71,6 +73,8 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   void retry(const net::datagram& d);
   // A connection closed: freed on the next turn, not inside its own call.
   void closed(connection* c);
+  // A connection's handshake completed.
+  void handshake_done() { --handshaking_; }
   size_t open_connections() const override { return live_.size(); }
 
   // The length of every connection ID this server issues.
@@ -87,6 +91,8 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   loop::event_loop& loop_;
   const context context_;
   const net::cid_prefix prefix_;
+  net::quic_retry_mode retry_mode_ = net::quic_retry_mode::automatic;
+  size_t handshaking_ = 0;  // connections accepted whose handshake has not completed
   std::unique_ptr<tls_server> tls_;
   std::array<uint8_t, 32> reset_secret_{};
   retry_tokens retry_;

@@ -12,6 +12,7 @@
 #include "core/local/local_routes.h"
 #include "core/metrics/record.h"
 #include "core/net/cid_steering.h"
+#include "core/net/quic_retry_mode.h"
 #include "core/net/tls.h"
 #include "core/session/protocol_host.h"
 #include "core/session/session.h"
@@ -76,6 +77,9 @@ struct server_config {
   // The secret every loop of the server derives stateless reset tokens from
   // (32 bytes, a master's); empty, each endpoint draws its own.
   std::string quic_reset_secret;
+  // Retry for new QUIC connections (--quic-retry): past a count of
+  // connections in their handshake, for every one, or only where ngtcp2 asks.
+  net::quic_retry_mode quic_retry = net::quic_retry_mode::automatic;
   // What HTTP/1.1 and HTTP/2 responses on TCP listeners say in Alt-Svc
   // (alt_svc.h): "auto" (h3 on the listener's port when HTTP/3 serves),
   // "off", or a field value sent as it is.
