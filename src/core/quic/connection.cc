@@ -15,6 +15,7 @@
 #include "core/loop/thread_contract.h"
 #include "core/quic/clock.h"
 #include "core/quic/endpoint.h"
+#include "core/quic/packet_batch.h"
 #include "core/util/log.h"
 
 namespace baton::quic {
@@ -251,15 +252,17 @@ void connection::on_timer() {
 
 // The writing loop: HTTP/3's stream data offered to ngtcp2, which frames it
 // with what QUIC itself owes (acknowledgements, handshake, flow control)
-// into one packet a call; each packet goes out as one datagram.
+// into one packet a call; the packets go out together (packet_batch.h:
+// one segmented send for a run of them).
 void connection::flush() {
   if (closed_) return;
-  uint8_t packet[NGTCP2_MAX_UDP_PAYLOAD_SIZE];
+  packet_batch batch(fd_, metrics_ != nullptr ? &metrics_->quic.datagrams_sent : nullptr);
   ngtcp2_path_storage ps;
   ngtcp2_path_storage_zero(&ps);
   ngtcp2_pkt_info info{};
   const uint64_t ts = now_ns();
-  const size_t max_packet = ngtcp2_conn_get_max_tx_udp_payload_size(conn_);
+  const size_t max_packet = std::min<size_t>(ngtcp2_conn_get_max_tx_udp_payload_size(conn_),
+                                             NGTCP2_MAX_UDP_PAYLOAD_SIZE);
   for (int sent = 0; sent < packets_per_flush;) {
     int64_t stream_id = -1;
     int fin = 0;
@@ -275,7 +278,8 @@ void connection::flush() {
     }
     ngtcp2_ssize accepted = -1;
     uint32_t flags = NGTCP2_WRITE_STREAM_FLAG_MORE | (fin ? NGTCP2_WRITE_STREAM_FLAG_FIN : 0);
-    ngtcp2_ssize n = ngtcp2_conn_writev_stream(conn_, &ps.path, &info, packet, std::min(max_packet, sizeof(packet)),
+    uint8_t* packet = batch.next(max_packet);
+    ngtcp2_ssize n = ngtcp2_conn_writev_stream(conn_, &ps.path, &info, packet, max_packet,
                                                &accepted, flags, stream_id,
                                                reinterpret_cast<const ngtcp2_vec*>(data),
                                                static_cast<size_t>(count), ts);
@@ -297,9 +301,10 @@ void connection::flush() {
     }
     if (accepted >= 0) nghttp3_conn_add_write_offset(h3_.native(), stream_id, static_cast<size_t>(accepted));
     if (n == 0) break;
-    send_packet(packet, static_cast<size_t>(n), ps.path);
+    batch.add(static_cast<size_t>(n), ps.path);
     ++sent;
   }
+  batch.send();
   ngtcp2_conn_update_pkt_tx_time(conn_, ts);
   // Drained: the GOAWAY is out and no request is left.
   if (draining_ && h3_.open_streams() == 0) {
