@@ -87,6 +87,18 @@ class DatagramPlaces:
             raise DatagramError(f"cannot serve HTTP/3 on UDP: {error.strerror or error}") from None
 
     def _bind_group(self, beside: binding.Listener) -> list[socket.socket]:
+        # A group another server's sockets are in would renumber ours and
+        # take our program: a plain bind first says whether the port is free.
+        with socket.socket(beside.sock.family, socket.SOCK_DGRAM) as probe:
+            if beside.sock.family == socket.AF_INET6:
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY,
+                                 beside.sock.getsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY))
+            try:
+                probe.bind(beside.sock.getsockname())
+            except OSError as error:
+                raise DatagramError(f"cannot serve HTTP/3 on UDP {beside.where.split('//', 1)[-1]}: "
+                                    f"{error.strerror or error} (another server's UDP sockets there would share "
+                                    "the datagrams this server steers between its own)") from None
         group: list[socket.socket] = []
         try:
             for _ in range(self.count):

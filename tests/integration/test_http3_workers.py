@@ -218,3 +218,18 @@ def test_workers_added_past_the_start_count_each_read_a_socket_of_their_own_and_
     assert not failures, f"{len(failures)} of 60 connections failed, the first: {failures[0]!r}"
     assert all(pid_of(before[0]) == pid_of(after[0]) for before, after in results)
     assert len({pid_of(before[0]) for before, _ in results}) == 3, "new connections did not reach all three workers"
+
+
+def test_a_udp_port_another_server_holds_is_refused_at_start_in_one_line(tls_certificates):
+    # Joining another server's SO_REUSEPORT group would renumber the
+    # steered sockets and replace the steering program.
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as other:
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        other.bind(("127.0.0.1", 0))
+        port = other.getsockname()[1]
+        s = Server(["--bind", f"127.0.0.1:{port}", "--http3", "--workers", "2", *tls_args(tls_certificates), OPS])
+        with pytest.raises(RuntimeError):
+            s.start(timeout=10)
+        assert s.wait(10) != 0
+        lines = [line for line in s.log.splitlines() if "cannot serve HTTP/3 on UDP" in line]
+        assert len(lines) == 1 and f"127.0.0.1:{port}" in lines[0], s.log
