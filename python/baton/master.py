@@ -400,8 +400,11 @@ class Master:
     def log_exit(self, worker: Worker, status: int) -> None:
         if os.WIFSIGNALED(status):
             name = signal.Signals(os.WTERMSIG(status)).name
-            level = logger.info if worker.killed and self.stopping else logger.warning
-            level("worker %d was killed by %s%s", worker.pid, name, "" if self.stopping else "; starting another")
+            # A worker told to retire may die of the signal itself, before its
+            # handler is in place (it was still starting): that is no loss.
+            gone_as_asked = self.stopping or worker.retiring
+            level = logger.info if (worker.killed and self.stopping) or worker.retiring else logger.warning
+            level("worker %d was killed by %s%s", worker.pid, name, "" if gone_as_asked else "; starting another")
             return
         code = os.WEXITSTATUS(status)
         if self.stopping or worker.retiring:

@@ -85,6 +85,16 @@ def test_a_client_that_rebinds_stays_with_its_worker_and_its_requests_name_the_n
         assert first["REMOTE_PORT"] != third["REMOTE_PORT"], "the requests name the client's first port still"
 
 
+def serving(s: Server, workers: int, timeout: float = 15) -> bool:
+    """Whether `workers` workers in all have said they serve (Server.start returns once the first has)."""
+    deadline = time.monotonic() + timeout
+    while s.log.count("baton serving") < workers:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def worker_pids(master: int) -> list[int]:
     with open(f"/proc/{master}/task/{master}/children") as f:
         return [int(p) for p in f.read().split()]
@@ -94,7 +104,7 @@ def test_a_worker_replaced_under_open_connections_loses_no_request(server, tls_c
     # ASGI: a worker's slow requests wait side by side.
     s = server("--workers", "2", "--graceful-timeout", "10", app=OPS_ASGI)
     ca = str(tls_certificates.ca)
-    assert s.wait_for_log("baton serving", timeout=10)
+    assert serving(s, 2)
 
     async def run():
         # Forty connections, each with a request in flight for a second and a
@@ -137,10 +147,10 @@ def test_new_connections_are_answered_after_a_reload_or_a_change_in_the_worker_c
     # first again, not the socket the third left.
     s = server("--workers", "2", app=OPS_ASGI)
     ca = str(tls_certificates.ca)
+    assert serving(s, 2)
     if signo == signal.SIGTTOU:
-        mark = s.log_mark()
         s.signal(signal.SIGTTIN)
-        assert s.wait_for_log("baton serving", timeout=15, since=mark)
+        assert serving(s, 3)
     mark = s.log_mark()
     s.signal(signo)
     assert s.wait_for_log(after, timeout=15, since=mark)
@@ -177,11 +187,11 @@ def test_a_connection_whose_worker_died_is_told_so_by_a_stateless_reset_from_its
             peer = client._quic._peer_cid
             return pid_of(answer), peer.cid, peer.stateless_reset_token
 
+    assert serving(s, 2)
     pid, cid, token = asyncio.run(one_request())
     assert len(cid) == 18 and len(token) == 16
-    mark = s.log_mark()
     os.kill(pid, signal.SIGKILL)
-    assert s.wait_for_log("baton serving", timeout=15, since=mark), s.log
+    assert serving(s, 3), s.log
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
         udp.settimeout(5)
         packet = bytes([0x40 | (os.urandom(1)[0] & 0x3f)]) + cid + os.urandom(40)
@@ -203,10 +213,9 @@ def test_workers_added_past_the_start_count_each_read_a_socket_of_their_own_and_
     # read the other's packets (and, not knowing them, reset them).
     s = server("--workers", "1", app=OPS_ASGI)
     ca = str(tls_certificates.ca)
-    for _ in range(2):
-        mark = s.log_mark()
+    for workers in (2, 3):
         s.signal(signal.SIGTTIN)
-        assert s.wait_for_log("baton serving", timeout=15, since=mark)
+        assert serving(s, workers)
     time.sleep(0.5)
 
     async def run():
