@@ -222,6 +222,8 @@ void connection::close_now() {
 }
 
 // CONNECTION_CLOSE with last_error_, once; then the connection is closed.
+// Written apart from the loop's batch buffer: a flush that fails calls this
+// with packets of its own still held there.
 void connection::send_close() {
   uint8_t packet[NGTCP2_MAX_UDP_PAYLOAD_SIZE];
   ngtcp2_path_storage ps;
@@ -229,7 +231,10 @@ void connection::send_close() {
   ngtcp2_pkt_info info{};
   ngtcp2_ssize n = ngtcp2_conn_write_connection_close(conn_, &ps.path, &info, packet, sizeof(packet), &last_error_,
                                                       now_ns());
-  if (n > 0) send_packet(packet, static_cast<size_t>(n), ps.path);
+  if (n > 0) {
+    packet_batch::send_one(fd_, packet, static_cast<size_t>(n), ps.path.remote,
+                           metrics_ != nullptr ? &metrics_->quic.datagrams_sent : nullptr);
+  }
   closed_ = true;
   owner_.closed(this);
 }
@@ -312,17 +317,6 @@ void connection::flush() {
     return;
   }
   arm_expiry();
-}
-
-void connection::send_packet(const uint8_t* data, size_t length, const ngtcp2_path& path) {
-  ssize_t n = ::sendto(fd_, data, length, MSG_DONTWAIT, reinterpret_cast<const sockaddr*>(path.remote.addr),
-                       path.remote.addrlen);
-  // A full socket buffer drops this packet: QUIC's loss recovery sends
-  // its frames again (docs/http3.md: a queued, paced writer comes later).
-  if (n >= 0 && metrics_ != nullptr) metrics::bump(metrics_->quic.datagrams_sent);
-  if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-    log::write(log::level::debug, "quic: send: %s", strerrordesc_np(errno));
-  }
 }
 
 void connection::arm_expiry() {

@@ -78,7 +78,6 @@ class connection final : private loop::timer_handler, private connection_link {
   // CONNECTION_CLOSE will carry.
   void h3_error(int liberr);
   void send_close();
-  void send_packet(const uint8_t* data, size_t length, const ngtcp2_path& path);
   void arm_expiry();
   static ngtcp2_conn* conn_of(ngtcp2_crypto_conn_ref* ref);
 

@@ -88,13 +88,18 @@ void packet_batch::send() {
 }
 
 void packet_batch::send_each() {
-  for (size_t at = 0; at < used_; at += segment_) {
-    const size_t length = std::min(segment_, used_ - at);
-    ssize_t n = ::sendto(fd_, buffer_ + at, length, MSG_DONTWAIT, reinterpret_cast<const sockaddr*>(&to_), to_length_);
-    if (n >= 0 && sent_ != nullptr) metrics::bump(*sent_);
-    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-      log::write(log::level::debug, "quic: send: %s", strerrordesc_np(errno));
-    }
+  ngtcp2_addr to{reinterpret_cast<ngtcp2_sockaddr*>(&to_), to_length_};
+  for (size_t at = 0; at < used_; at += segment_) send_one(fd_, buffer_ + at, std::min(segment_, used_ - at), to, sent_);
+}
+
+void packet_batch::send_one(int fd, const uint8_t* data, size_t length, const ngtcp2_addr& to,
+                            metrics::counter* sent) {
+  ssize_t n = ::sendto(fd, data, length, MSG_DONTWAIT, reinterpret_cast<const sockaddr*>(to.addr), to.addrlen);
+  if (n >= 0 && sent != nullptr) metrics::bump(*sent);
+  // A full socket buffer drops the packet: QUIC's loss recovery sends its
+  // frames again.
+  if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+    log::write(log::level::debug, "quic: send: %s", strerrordesc_np(errno));
   }
 }
 

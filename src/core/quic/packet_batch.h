@@ -39,6 +39,8 @@ class packet_batch {
   void add(size_t length, const ngtcp2_path& path);
   // Sends what is held.
   void send();
+  // One packet on its own (not through the loop's buffer), counted in `sent`.
+  static void send_one(int fd, const uint8_t* data, size_t length, const ngtcp2_addr& to, metrics::counter* sent);
 
   // The most a segmented send carries (the kernel's limit is UDP's 64 KiB
   // less the headers), and its most segments.
