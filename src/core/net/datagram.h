@@ -43,6 +43,8 @@ class datagram_sink {
     (void)entered_before_ms;
     return false;
   }
+  // Buffers kept between messages (a WebSocket's) given back; the bytes freed.
+  virtual size_t release_idle_memory() { return 0; }
 };
 
 }  // namespace baton::net

@@ -178,6 +178,21 @@ void connection::wake() {
   if (!reading_ && !closed_) flush();
 }
 
+void connection::replan() {
+  if (!reading_ && !closed_) arm_expiry();
+}
+
+// While a WebSocket rides the connection, QUIC sends a PING halfway to the
+// idle timeout (the shorter of the two sides' own), so a quiet WebSocket
+// stays open as it would on TCP; a client that is gone still lets the
+// connection time out (its PINGs go unanswered).
+void connection::keep_alive(bool on) {
+  uint64_t idle = idle_timeout;
+  const ngtcp2_transport_params* remote = ngtcp2_conn_get_remote_transport_params(conn_);
+  if (remote != nullptr && remote->max_idle_timeout != 0) idle = std::min(idle, remote->max_idle_timeout);
+  ngtcp2_conn_set_keep_alive_timeout(conn_, on ? idle / 2 : UINT64_MAX);
+}
+
 void connection::set_peer(const sockaddr* address, socklen_t length) {
   length = std::min<socklen_t>(length, sizeof(peer_));
   std::memcpy(&peer_, address, length);
@@ -207,7 +222,10 @@ bool connection::abandon_overdue(int64_t entered_before_ms) {
 void connection::drain() {
   if (closed_ || draining_) return;
   draining_ = true;
-  if (h3_.started()) nghttp3_conn_shutdown(h3_.native());
+  if (h3_.started()) {
+    h3_.drain_switched();  // WebSockets close their own way (1001), then end
+    nghttp3_conn_shutdown(h3_.native());
+  }
   flush();
 }
 
@@ -240,6 +258,8 @@ void connection::send_close() {
 }
 
 void connection::on_timer() {
+  h3_.switched_deadlines(owner_.loop().now_ms());
+  if (closed_) return;
   int rv = ngtcp2_conn_handle_expiry(conn_, now_ns());
   if (rv != 0) {
     // The idle timeout (RFC 9000 section 10.1) ends a connection silently;
@@ -320,17 +340,21 @@ void connection::flush() {
 }
 
 void connection::arm_expiry() {
+  int64_t at = h3_.switched_deadline();
   const uint64_t expiry = ngtcp2_conn_get_expiry(conn_);
-  if (expiry == UINT64_MAX) {
+  if (expiry != UINT64_MAX) {
+    const uint64_t now = now_ns();
+    // Rounded up to the loop's millisecond, plus one for its coarse clock:
+    // a timer that fires early only finds nothing due and re-arms.
+    const int64_t wait_ms =
+        expiry > now ? static_cast<int64_t>((expiry - now + NGTCP2_MILLISECONDS - 1) / NGTCP2_MILLISECONDS) + 1 : 0;
+    at = std::min(at, owner_.loop().now_ms() + wait_ms);
+  }
+  if (at == INT64_MAX) {
     if (expiry_.armed()) owner_.loop().disarm(expiry_);
     return;
   }
-  const uint64_t now = now_ns();
-  // Rounded up to the loop's millisecond, plus one for its coarse clock:
-  // a timer that fires early only finds nothing due and re-arms.
-  const int64_t wait_ms =
-      expiry > now ? static_cast<int64_t>((expiry - now + NGTCP2_MILLISECONDS - 1) / NGTCP2_MILLISECONDS) + 1 : 0;
-  owner_.loop().arm(expiry_, owner_.loop().now_ms() + wait_ms);
+  owner_.loop().arm(expiry_, at);
 }
 
 void connection::fail(int liberr, const char* where) {

@@ -1,6 +1,7 @@
 // One QUIC connection, the datagram world's counterpart of a session: it
 // owns the ngtcp2_conn, its TLS (tls_session) and its HTTP/3 (http3_server),
-// and one loop timer set to ngtcp2's next expiry. Datagrams reach it through
+// and one loop timer set to ngtcp2's next expiry (or sooner, when a
+// switched stream's WebSocket has something due). Datagrams reach it through
 // the endpoint, which found it by their destination connection ID; it
 // writes its packets straight to the UDP socket they came in on.
 //
@@ -54,6 +55,7 @@ class connection final : private loop::timer_handler, private connection_link {
   bool handshake_completed() const { return handshake_done_; }
   // The app timeout (http3_server::abandon_overdue), and what it owes sent.
   bool abandon_overdue(int64_t entered_before_ms);
+  size_t release_idle_memory() { return closed_ ? 0 : h3_.release_idle_memory(); }
   // A drain: GOAWAY (no request past those taken), then closed once
   // every request is done.
   void drain();
@@ -62,12 +64,14 @@ class connection final : private loop::timer_handler, private connection_link {
   void close_now();
 
  private:
-  void on_timer() override;  // ngtcp2's expiry
+  void on_timer() override;  // ngtcp2's expiry, or a switched stream's deadline
   // connection_link
   const char* peer_for_log() const override { return peer_text_; }
   exchange::peer_info peer() const override;
   void wake() override;
   int64_t now_ms() const override;
+  void replan() override;
+  void keep_alive(bool on) override;
   void set_peer(const sockaddr* address, socklen_t length);
   void end();
   // Sends what ngtcp2 has ready (at most a burst), then re-arms the timer.

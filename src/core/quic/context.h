@@ -12,6 +12,9 @@ namespace baton::quic {
 struct context {
   const gate::request_gate& gate;
   const exchange::pseudo_framing& response_wire;
+  // WebSockets are served: SETTINGS_ENABLE_CONNECT_PROTOCOL is announced
+  // and an extended CONNECT is offered to the app (RFC 9220).
+  bool extended_connect = false;
 };
 
 }  // namespace baton::quic

@@ -157,6 +157,12 @@ bool endpoint::abandon_overdue(int64_t entered_before_ms) {
   return any;
 }
 
+size_t endpoint::release_idle_memory() {
+  size_t freed = 0;
+  for (auto& [c, owned] : live_) freed += c->release_idle_memory();
+  return freed;
+}
+
 void endpoint::close_all() {
   for (auto& [c, owned] : live_) c->close_now();
   on_timer();

@@ -57,6 +57,7 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   // The server stops: every connection closes now (H3_NO_ERROR).
   void close_all() override;
   bool abandon_overdue(int64_t entered_before_ms) override;
+  size_t release_idle_memory() override;
 
   // For the connections.
   loop::event_loop& loop() { return loop_; }

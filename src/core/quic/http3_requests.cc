@@ -46,6 +46,10 @@ void http3_server::deliver(int64_t id, const uint8_t* data, size_t length) {
   // The connection's credit goes back at once; the stream's as its app reads.
   ngtcp2_conn_extend_max_offset(quic_, length);
   request_stream* s = find(id);
+  if (s != nullptr && s->carried != nullptr && !s->reset) {
+    feed_switched(*s, data, length);
+    return;
+  }
   if (s == nullptr || s->x == nullptr || s->body_ended || s->reset) {
     ngtcp2_conn_extend_max_stream_offset(quic_, id, length);  // dropped: nobody reads it
     return;
@@ -76,7 +80,16 @@ void http3_server::deliver(int64_t id, const uint8_t* data, size_t length) {
 // than its content-length (malformed).
 void http3_server::end_body(int64_t id) {
   request_stream* s = find(id);
-  if (s == nullptr || s->x == nullptr || s->body_ended || s->reset) return;
+  if (s == nullptr) return;
+  s->client_ended = true;
+  if (s->carried != nullptr) {
+    // The client will send no more on a switched stream: its protocol
+    // ends (without its own close, the app hears of an abnormal one).
+    s->carried->peer_gone();
+    s->carried->flush();
+    return;
+  }
+  if (s->x == nullptr || s->body_ended || s->reset) return;
   if (s->content_length() >= 0 && s->delivered != static_cast<uint64_t>(s->content_length())) {
     char why[96];
     std::snprintf(why, sizeof why, "its body is shorter than its content-length of %lld",
@@ -159,7 +172,7 @@ void http3_server::dispatch_ready() {
   for (int64_t id : ids) {
     request_stream* s = find(id);
     if (s == nullptr || s->reset || s->phase != stream_phase::ready || s->x == nullptr) continue;
-    if (answer_locally(*s)) continue;
+    if (offer_switch(*s) || answer_locally(*s)) continue;
     s->phase = stream_phase::inside;
     s->app_since_ms = link_.now_ms();
     gate().host.submit(s->x);

@@ -26,6 +26,9 @@ void http3_server::on_exchange_news(exchange::exchange* x) {
   x->take_continue_request();  // no 100 Continue over HTTP/3: the body may come at once
   give_back_credit(*s);
   take_output(*s);
+  // The app finished an extended CONNECT's 200: the stream carries its
+  // protocol from now on, which takes the exchange's news.
+  if (x->switched() && s->carried == nullptr && !s->reset) switch_stream(*s);
   link_.wake();
 }
 
@@ -41,6 +44,17 @@ void http3_server::on_app_done(exchange::exchange* x) {
     free_stream(s);
     link_.wake();  // a drained connection may close now
     return;
+  }
+  if (x->switched()) {
+    // The app accepted and returned at once: the switch first, then its
+    // protocol hears that the app is done.
+    take_output(*s);
+    if (s->carried == nullptr && !s->reset) switch_stream(*s);
+    if (s->carried != nullptr) {
+      x->links.sink->on_app_done(x);  // the switched protocol's
+      link_.wake();
+      return;
+    }
   }
   take_output(*s);
   gate().host.request_done(x);
@@ -107,13 +121,14 @@ nghttp3_ssize http3_server::read_body(int64_t id, nghttp3_vec* vec, size_t count
   request_stream* s = find(id);
   if (s == nullptr || s->x == nullptr || count == 0) return NGHTTP3_ERR_CALLBACK_FAILURE;
   if (s->reset) return NGHTTP3_ERR_WOULDBLOCK;
-  bool ends = s->phase == stream_phase::done || s->whole;
+  // A switched stream ends when its protocol has finished and said all.
+  bool ends = s->carried != nullptr ? s->carried_finished : s->phase == stream_phase::done || s->whole;
   if (s->pending.empty()) {
     if (!ends) {
       s->blocked = true;
       return NGHTTP3_ERR_WOULDBLOCK;
     }
-    finish_stream(*s);
+    if (s->carried == nullptr) finish_stream(*s);
     if (!s->reset) *flags |= NGHTTP3_DATA_FLAG_EOF;
     if (!s->reset && !s->x->response_trailers().empty()) {
       *flags |= NGHTTP3_DATA_FLAG_NO_END_STREAM;

@@ -91,6 +91,9 @@ int http3_server::start(ngtcp2_conn* quic) {
   // QPACK's dynamic table: a small one, as most servers keep.
   settings.qpack_max_dtable_capacity = 4096;
   settings.qpack_blocked_streams = 100;
+  // RFC 9220: extended CONNECT (WebSockets) when the app serves them; without
+  // it, a request with :protocol is malformed.
+  settings.enable_connect_protocol = context_.extended_connect ? 1 : 0;
   // The field section's size is not announced (SETTINGS_MAX_FIELD_SECTION_SIZE):
   // it is counted as it is decoded, and a request past it gets 431.
   int rv = nghttp3_conn_server_new(&h3_, &callbacks, &settings, nullptr, this);
@@ -154,6 +157,12 @@ void http3_server::peer_reset(int64_t stream_id) {
     ngtcp2_conn_shutdown_stream_write(quic_, 0, stream_id, NGHTTP3_H3_REQUEST_CANCELLED);
     return;
   }
+  if (s->carried != nullptr && !s->reset) {
+    // A switched stream the client gives up on: it ends both ways, and its
+    // protocol hears of it when it closes (a WebSocket's app: 1006).
+    reset_stream(*s, NGHTTP3_H3_REQUEST_CANCELLED);
+    return;
+  }
   if (s->body_ended || s->reset) return;
   if (s->x != nullptr) {
     s->body_ended = true;
@@ -197,6 +206,12 @@ request_stream& http3_server::open(int64_t id) {
 }
 
 void http3_server::free_stream(request_stream* s) {
+  if (s->carried != nullptr) {
+    s->carried->on_close();  // the switched protocol lets go of its app first
+    s->carried.reset();
+    s->carrier.reset();
+    if (--switched_count_ == 0) link_.keep_alive(false);
+  }
   if (exchange::exchange* x = s->x) {
     s->x = nullptr;
     x->links.sink = nullptr;

@@ -10,9 +10,14 @@
 // exchange's data (exchange/pseudo_response.h) and its body read from the
 // exchange's output into memory nghttp3 points at until acknowledged.
 //
+// An extended CONNECT (RFC 9220) is offered to the host as a switch, and
+// after its app's 200 the stream carries the protocol the host gives it (a
+// WebSocket), as HTTP/2's streams do (RFC 8441).
+//
 // Files: http3_server.cc (the connection's nghttp3, its callbacks, the
 // streams' records), http3_requests.cc (a request's way to the app),
-// http3_responses.cc (a response's way out).
+// http3_responses.cc (a response's way out), http3_switched.cc (streams
+// that switch protocols).
 //
 // Owned by its connection; loop thread only. The calls that feed it return
 // nghttp3's negative error code on a connection error, which the
@@ -45,6 +50,11 @@ class connection_link {
   virtual void wake() = 0;
   // The loop's clock, in milliseconds.
   virtual int64_t now_ms() const = 0;
+  // A switched stream's deadline moved: the connection's timer is set again.
+  virtual void replan() = 0;
+  // Whether QUIC keeps the connection alive when nothing is said (PINGs
+  // before the idle timeout): on while a switched protocol rides it.
+  virtual void keep_alive(bool on) = 0;
 
  protected:
   ~connection_link() = default;
@@ -89,12 +99,22 @@ class http3_server final : public exchange::exchange_sink {
   bool abandon_overdue(int64_t entered_before_ms);
   size_t open_streams() const { return streams_.size(); }
 
+  // Streams that switched protocols (http3_switched.cc): when one of them
+  // (or a switch awaiting its app's answer) next needs doing (the loop's
+  // clock; INT64_MAX: never), and doing it.
+  int64_t switched_deadline() const;
+  void switched_deadlines(int64_t now);
+  // A drain: each switched protocol closes its own way (a WebSocket's 1001).
+  void drain_switched();
+  size_t release_idle_memory();
+
   // exchange::exchange_sink
   void on_exchange_news(exchange::exchange* x) override;
   void on_app_done(exchange::exchange* x) override;
 
  private:
   friend struct h3_callbacks;
+  friend struct stream_carrier;
 
   const gate::request_gate& gate() const { return context_.gate; }
   request_stream* find(int64_t id) const;
@@ -124,6 +144,16 @@ class http3_server final : public exchange::exchange_sink {
                                           void* self, void* stream_data);
   void finish_stream(request_stream& s);
 
+  // Streams that switch protocols (http3_switched.cc).
+  bool offer_switch(request_stream& s);
+  void switch_stream(request_stream& s);
+  void feed_switched(request_stream& s, const uint8_t* data, size_t length);
+  void give_back_switched_credit(request_stream& s);
+  bool push_switched(request_stream& s);
+  void finish_switched(request_stream& s);
+  void abort_switched(request_stream& s);
+  void answer_timed_out(request_stream& s);
+
   const context& context_;
   connection_link& link_;
   ngtcp2_conn* quic_ = nullptr;
@@ -134,6 +164,7 @@ class http3_server final : public exchange::exchange_sink {
   exchange::encoded_pairs<nghttp3_nv> head_scratch_;
   exchange::field_list interim_scratch_;
   bool peer_trusted_ = false;
+  size_t switched_count_ = 0;
 };
 
 }  // namespace baton::quic

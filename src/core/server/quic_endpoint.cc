@@ -17,7 +17,8 @@ std::unique_ptr<net::datagram_sink> make_quic_endpoint(const server_config& conf
 #if BATON_HAS_QUIC
   if (config.tls == nullptr) throw std::runtime_error("HTTP/3 needs TLS (QUIC has no cleartext form)");
   std::string error;
-  std::unique_ptr<quic::endpoint> made = quic::endpoint::make(loop, *config.tls, quic::context{gate, wire}, config.quic_cid,
+  quic::context ctx{gate, wire, config.websocket.enabled};
+  std::unique_ptr<quic::endpoint> made = quic::endpoint::make(loop, *config.tls, ctx, config.quic_cid,
                                                                  config.quic_reset_secret, config.quic_retry, error);
   if (made == nullptr) throw std::runtime_error("HTTP/3: " + error);
   return made;

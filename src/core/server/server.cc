@@ -155,6 +155,7 @@ void server::idle_trim::on_timer() { owner->trim_idle(); }
 
 void server::trim_idle() {
   size_t freed = sessions_.release_idle_memory();
+  if (quic_ != nullptr) freed += quic_->release_idle_memory();
   freed += output_spares_.release();
   freed += admission_.trim_free_list(exchanges_kept_when_idle);
   if (freed >= trim_release_bytes) malloc_trim(0);

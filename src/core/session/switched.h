@@ -1,9 +1,10 @@
 // A protocol switched to on a byte stream of its own, and what carries it:
 // a WebSocket rides a whole connection after HTTP/1.1's 101, or one HTTP/2
-// stream after an extended CONNECT (RFC 8441). The protocol above (the
-// WebSocket: its frames, pings, close handshake and app) is written once
-// against byte_stream; each carrier (ws::protocol over a session, HTTP/2's
-// stream) implements byte_stream and drives the protocol through
+// or HTTP/3 stream after an extended CONNECT (RFC 8441, RFC 9220). The
+// protocol above (the WebSocket: its frames, pings, close handshake and
+// app) is written once against byte_stream; each carrier (ws::protocol
+// over a session, HTTP/2's stream, HTTP/3's stream) implements byte_stream
+// and drives the protocol through
 // switched_protocol. Which protocol a carrier gets is the server's to
 // decide (session::protocol_host).
 //

@@ -1,7 +1,7 @@
 // A WebSocket (RFC 6455) once its opening is answered, on whatever carries
 // its bytes (session::byte_stream): a whole connection after HTTP/1.1's
-// 101 (ws::protocol), or one HTTP/2 stream after an extended CONNECT
-// (RFC 8441). The exchange the app holds goes along as the channel for
+// 101 (ws::protocol), or one HTTP/2 or HTTP/3 stream after an extended
+// CONNECT (RFC 8441, RFC 9220). The exchange the app holds goes along as the channel for
 // messages both ways (exchange/messages.h).
 //
 // What the core does on its own, without the app: it answers pings, sends
@@ -14,9 +14,9 @@
 //
 // Reading is pull-driven: each message goes to the app whole, and reading
 // pauses while max_queue messages (or a window of bytes) wait for it, so a
-// client flooding a slow app costs bounded memory (over HTTP/2 the bytes it
-// sent meanwhile are held, and the stream's window is not given back for
-// them). The app's messages go through the exchange's output window: its
+// client flooding a slow app costs bounded memory (over HTTP/2 and HTTP/3
+// the bytes it sent meanwhile are held, and the stream's window is not
+// given back for them). The app's messages go through the exchange's output window: its
 // send waits while the carrier is behind.
 //
 // States:

@@ -79,9 +79,10 @@ opening agree(const exchange::request_head& head, const deflate_settings& deflat
   return o;
 }
 
-// RFC 8441 section 5: over HTTP/2 the opening is an extended CONNECT whose
-// :protocol is "websocket"; no key, no Upgrade or Connection (HTTP/2 has
-// neither), and the answer is a 200 with no accept value.
+// RFC 8441 section 5 (RFC 9220 says the same of HTTP/3): over HTTP/2 and
+// HTTP/3 the opening is an extended CONNECT whose :protocol is "websocket";
+// no key, no Upgrade or Connection (neither protocol has them), and the
+// answer is a 200 with no accept value.
 opening read_extended_connect(const exchange::request_head& head, const deflate_settings& deflate) {
   if (head.method != "CONNECT" || head.protocol != "websocket") return {};
   std::string version = joined(head, "sec-websocket-version");
@@ -92,7 +93,7 @@ opening read_extended_connect(const exchange::request_head& head, const deflate_
 }  // namespace
 
 opening read_opening(const exchange::request_head& head, const deflate_settings& deflate) {
-  if (head.version_major == 2) return read_extended_connect(head, deflate);
+  if (head.version_major >= 2) return read_extended_connect(head, deflate);
   std::string upgrade = joined(head, "upgrade");
   if (!util::has_list_token(upgrade, "websocket")) return {};
   if (head.method != "GET") return refuse(400, "a WebSocket handshake must be a GET");

@@ -29,7 +29,8 @@ struct opening {
 // Over HTTP/1.1 a request asks for a WebSocket when it carries Upgrade:
 // websocket. Such a request is valid when it is a GET over HTTP/1.1 with
 // Connection naming upgrade, no body, a Sec-WebSocket-Key of 16 bytes in
-// base64 and Sec-WebSocket-Version 13. Over HTTP/2 (RFC 8441) it is an
+// base64 and Sec-WebSocket-Version 13. Over HTTP/2 (RFC 8441) and HTTP/3
+// (RFC 9220) it is an
 // extended CONNECT with :protocol websocket, valid with
 // Sec-WebSocket-Version 13 (no key: the answer is a 200, no accept value).
 opening read_opening(const exchange::request_head& head, const deflate_settings& deflate);

@@ -96,7 +96,7 @@ session::upgrade_verdict offer_opening(exchange::exchange& x, const settings& co
   }
   exchange::upgrade_offer& offer = x.offer_upgrade();
   offer.wire = &wire;
-  offer.status = x.head().version_major == 2 ? 200 : 101;
+  offer.status = x.head().version_major >= 2 ? 200 : 101;
   offer.accept = std::move(o.accept);
   offer.extensions = std::move(o.extensions);
   offer.deflate = o.deflate.enabled;

@@ -4,7 +4,7 @@
 // it reads the socket into the loop's shared buffer and writes the
 // session's output; the WebSocket itself (frames, pings, the close
 // handshake, the app's messages) is ws::endpoint, the same one an HTTP/2
-// stream carries.
+// or HTTP/3 stream carries.
 #pragma once
 
 #include <cstdint>

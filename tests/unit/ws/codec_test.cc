@@ -402,4 +402,19 @@ TEST(Handshake, AnExtendedConnectOverHttp2IsAnOpeningWithoutAKey) {
   EXPECT_EQ(ws::read_opening(upgrade.head, {}).result, ws::opening::verdict::not_websocket);
 }
 
+// RFC 9220: over HTTP/3 the opening is HTTP/2's extended CONNECT; an
+// HTTP/1.1-style one asks for nothing there either.
+TEST(Handshake, AnExtendedConnectOverHttp3IsAnOpeningAsOverHttp2) {
+  request r({{"sec-websocket-version", "13"}}, "CONNECT");
+  r.head.version_major = 3;
+  r.head.version_minor = 0;
+  r.head.protocol = "websocket";
+  ws::opening o = ws::read_opening(r.head, ws::deflate_settings{});
+  ASSERT_EQ(o.result, ws::opening::verdict::valid) << o.reason;
+  EXPECT_TRUE(o.accept.empty());
+  request upgrade(valid_fields());
+  upgrade.head.version_major = 3;
+  EXPECT_EQ(ws::read_opening(upgrade.head, {}).result, ws::opening::verdict::not_websocket);
+}
+
 }  // namespace
