@@ -236,7 +236,8 @@ build/py-asan/build.ninja: $(OPENSSL_STATUS) | .stamp-deps
 ASAN_PYTEST_SUITES := tests/integration/test_wsgi.py tests/integration/test_http.py \
 	tests/integration/test_streams.py tests/integration/test_robustness.py tests/integration/test_http_rules.py \
 	tests/integration/test_asgi.py tests/integration/test_asgi_frameworks.py tests/integration/test_websocket.py \
-	tests/integration/test_http3.py tests/integration/test_http3_requests.py tests/integration/test_http3_attacks.py
+	tests/integration/test_http3.py tests/integration/test_http3_requests.py tests/integration/test_http3_attacks.py \
+	tests/integration/test_websocket_h3.py
 asan-pytest: build build/py-asan/build.ninja
 	ninja -C build/py-asan
 	@rm -rf build/asan-site build/asan-reports && mkdir -p build/asan-site/baton build/asan-reports
@@ -318,7 +319,7 @@ clean:
 # FUZZ_SMOKE_SECONDS (or FUZZ_SMOKE_RUNS inputs) over a copy of the committed
 # corpus; fuzz runs each for FUZZ_SECONDS and keeps what it finds in
 # build/fuzz/corpus. Crash inputs land in build/fuzz/artifacts.
-FUZZ_TARGETS       := parser chunked ws inflate http2 proxy
+FUZZ_TARGETS       := parser chunked ws inflate http2 http3 proxy
 FUZZ_SECONDS       ?= 300
 FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_SMOKE_RUNS    ?= 2000000
@@ -332,11 +333,15 @@ FUZZ_MAX_LEN_inflate := 8192
 # HTTP/2: room for a few streams' frames, a body past a small window and a
 # header block past a small list limit.
 FUZZ_MAX_LEN_http2   := 16384
+# HTTP/3: a few streams' frames and a body past a small limit (each input
+# also pays for a QUIC handshake).
+FUZZ_MAX_LEN_http3   := 16384
 # PROXY headers: the largest v2 header taken (2064 bytes) and some past it.
 FUZZ_MAX_LEN_proxy   := 2200
 FUZZ_DICT_parser     := -dict=tests/fuzz/http.dict
 FUZZ_DICT_chunked    := -dict=tests/fuzz/http.dict
 FUZZ_DICT_http2      := -dict=tests/fuzz/http2.dict
+FUZZ_DICT_http3      := -dict=tests/fuzz/http3.dict
 FUZZ_DICT_proxy      := -dict=tests/fuzz/proxy.dict
 
 .PHONY: fuzz fuzz-smoke fuzz-build

@@ -57,6 +57,28 @@ def test_aioquic_gets_the_health_path_over_http3_with_200(start, tls_certificate
     assert response["headers"]["server"] == "baton"
 
 
+def test_a_client_hello_that_fills_two_initial_datagrams_makes_one_connection(start, tls_certificates):
+    # A ClientHello past one datagram (post-quantum key shares make browsers'
+    # and curl's so; here a long ALPN list) comes in two Initials, both to
+    # the ID the client chose: the second must reach the connection the first
+    # made. Made a second connection, it starts mid-ClientHello, which ngtcp2
+    # answers by asking for a Retry: a round trip lost (and an ngtcp2 client's
+    # handshake stalled) for every such client.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        metrics_port = s.getsockname()[1]
+    server = start("--http3", *tls_args(tls_certificates), "--metrics-bind", f"127.0.0.1:{metrics_port}")
+    padding = [f"x-padding-{i}-" + "p" * 180 for i in range(8)]
+    alpn, [response] = h3_exchange(server.port, str(tls_certificates.ca), [("GET", HEALTH)], timeout=10,
+                                   alpn=["h3", *padding])
+    assert alpn == "h3"
+    assert response["status"] == 200
+    text = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5).text
+    samples = dict(line.rsplit(" ", 1) for line in text.splitlines() if line and not line.startswith("#"))
+    assert samples["baton_quic_retries_total"] == "0", "the second Initial made a connection of its own"
+    assert samples["baton_quic_handshakes_total"] == "1", text
+
+
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_every_wsgi_shape_serves_http3(start, tls_certificates, name):
     server = start("--http3", *SHAPES[name], *tls_args(tls_certificates))

@@ -257,6 +257,26 @@ def test_a_drain_closes_open_h3_websockets_with_1001_and_goaway(h3_ws):
     assert h3_ws.proc.wait(15) == 0
 
 
+def test_a_client_that_closes_its_connection_under_an_open_websocket_disconnects_the_app(h3_ws):
+    # The connection goes with the WebSocket's stream still open: the stream
+    # lets go of its app (1006) before the QUIC connection is freed (under
+    # the sanitizer build, the other order is a use after free).
+    async def talk(client):
+        ws = await H3WebSocket.open(client, h3_ws.port, "/echo")
+        ws.send("one")
+        assert await ws.recv() == "one"
+        client.close()
+        await client.wait_closed()
+
+    converse(h3_ws, talk)
+    wait_for_text(h3_ws.record, "disconnect 1006")
+
+    async def again(client):
+        return (await ask(client, h3_ws.port, "GET", "/stats"))["status"]
+
+    assert converse(h3_ws, again) == 200
+
+
 def test_bad_extended_connects_get_a_clear_answer(h3_ws):
     async def talk(client):
         bad_version = await H3WebSocket.open(client, h3_ws.port, "/echo", version="8")

@@ -49,6 +49,9 @@ connection::~connection() {
     if (!handshake_done_ && !retried_) metrics::bump(metrics_->quic.handshakes_failed);
   }
   if (expiry_.armed()) owner_.loop().disarm(expiry_);
+  // The streams let go of their exchanges (and WebSockets) while the QUIC
+  // connection they speak of still exists.
+  h3_.close_streams();
   if (conn_ != nullptr) ngtcp2_conn_del(conn_);
 }
 
@@ -187,6 +190,7 @@ void connection::replan() {
 // stays open as it would on TCP; a client that is gone still lets the
 // connection time out (its PINGs go unanswered).
 void connection::keep_alive(bool on) {
+  if (closed_ || conn_ == nullptr) return;
   uint64_t idle = idle_timeout;
   const ngtcp2_transport_params* remote = ngtcp2_conn_get_remote_transport_params(conn_);
   if (remote != nullptr && remote->max_idle_timeout != 0) idle = std::min(idle, remote->max_idle_timeout);

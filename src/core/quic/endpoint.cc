@@ -109,6 +109,10 @@ void endpoint::accept(const net::datagram& d) {
   connection* c = made.get();
   ngtcp2_cid scid;
   issue(scid, c);
+  // The client's next Initials of this attempt still carry the ID it chose
+  // (a ClientHello longer than one datagram, as post-quantum key shares
+  // make it, comes in two): they reach this connection, not a new one.
+  by_id_.emplace(key_of(hd.dcid), c);
   live_.emplace(c, std::move(made));
   ++handshaking_;
   std::string error;
