@@ -24,6 +24,7 @@
 
 #include "core/exchange/exchange.h"
 #include "core/loop/event_loop.h"
+#include "core/session/protocol_host.h"
 #include "core/util/text.h"
 
 namespace baton::fuzz {
@@ -66,9 +67,19 @@ class fuzz_app final : public x::exchange_owner {
   size_t made = 0;
   size_t recycled = 0;
 
-  void reset() {
+  // A fresh input: `http` back to its defaults (with small limits when
+  // asked: fields, body), which the app's checks then follow.
+  void reset(session::http_settings& http, bool small, uint8_t protocol_version) {
     requests.clear();
     made = recycled = 0;
+    http = session::http_settings();
+    if (small) {
+      http.request_limits.max_headers = 8;
+      http.request_limits.max_body = 4096;
+    }
+    max_body = http.request_limits.max_body;
+    max_headers = http.request_limits.max_headers;
+    version = protocol_version;
   }
 
   // A fresh exchange for the protocol (reused from one input to the next,

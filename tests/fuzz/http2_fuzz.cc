@@ -78,14 +78,11 @@ struct fuzz_host final : baton::session::protocol_host, baton::session::session_
   baton::fuzz::fuzz_app app{"http2_fuzz", loop, http.exchanges};
 
   void reset(bool small) {
-    app.reset();
-    http = baton::session::http_settings();
+    app.reset(http, small, 2);
     http.keep_alive_timeout_ms = 60000;
     http.header_read_timeout_ms = 60000;
     config = h2::settings();
     if (small) {
-      http.request_limits.max_headers = 8;
-      http.request_limits.max_body = 4096;
       config.max_header_list_size = 512;
       config.initial_window_size = 1024;
       config.max_concurrent_streams = 4;
@@ -93,9 +90,6 @@ struct fuzz_host final : baton::session::protocol_host, baton::session::session_
       config.control_frame_burst = 16;
       config.reset_burst = 4;
     }
-    app.max_body = http.request_limits.max_body;
-    app.max_headers = http.request_limits.max_headers;
-    app.version = 2;
   }
 
   x::exchange* new_exchange() override { return app.take_exchange(); }

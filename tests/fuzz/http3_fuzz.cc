@@ -138,17 +138,9 @@ struct fuzz_host final : baton::session::protocol_host, ws::host {
   }
 
   void reset(bool small, bool websockets) {
-    app.reset();
-    http = baton::session::http_settings();
-    if (small) {
-      http.request_limits.max_headers = 8;
-      http.request_limits.max_body = 4096;
-    }
+    app.reset(http, small, 3);
     ws_config.enabled = websockets;
     ws_config.ping_interval_ms = 0;
-    app.max_body = http.request_limits.max_body;
-    app.max_headers = http.request_limits.max_headers;
-    app.version = 3;
   }
 
   x::exchange* new_exchange() override { return app.take_exchange(); }

@@ -1,37 +1,29 @@
 """A WebSocket client over one HTTP/2 stream (RFC 8441), for the tests: an
 extended CONNECT on tests/integration/h2client.py's connection, then
-WebSocket frames (websockets' own codec, masked as a client masks them,
-with permessage-deflate when the server agreed to it) as the stream's DATA.
+WebSocket frames (ws_client_frames.py) as the stream's DATA.
 """
 
 from __future__ import annotations
 
 import time
 
-from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
-from websockets.headers import parse_extension
-from websockets.streams import StreamReader
 
 from tests.integration.h2client import H2Client, Response
+from tests.integration.ws_client_frames import DEFLATE_OFFER, ENABLE_CONNECT_PROTOCOL, ClientFrames
 
-ENABLE_CONNECT_PROTOCOL = 0x8  # RFC 8441 section 3
-
-
-def _frames(reader: StreamReader, extensions: list, out: list):
-    while True:
-        frame = yield from Frame.parse(reader.read_exact, mask=False, max_size=None, extensions=extensions)
-        out.append(frame)
+__all__ = ["ENABLE_CONNECT_PROTOCOL", "H2WebSocket"]
 
 
-class H2WebSocket:
+class H2WebSocket(ClientFrames):
     def __init__(self, client: H2Client, path: str, *, deflate: bool = False, subprotocols=(), headers=(),
                  scheme: str = "http", version: str = "13", protocol: str = "websocket", timeout: float = 10.0):
+        super().__init__()
         self.client = client
         fields = [(":method", "CONNECT"), (":protocol", protocol), (":scheme", scheme), (":path", path),
                   (":authority", "localhost"), ("sec-websocket-version", version), *headers]
         if deflate:
-            fields.append(("sec-websocket-extensions", "permessage-deflate; client_max_window_bits"))
+            fields.append(("sec-websocket-extensions", DEFLATE_OFFER))
         if subprotocols:
             fields.append(("sec-websocket-protocol", ", ".join(subprotocols)))
         self.sid = client.conn.get_next_available_stream_id()
@@ -42,38 +34,13 @@ class H2WebSocket:
                            timeout), f"no answer to the extended CONNECT on stream {self.sid}"
         self.response = client.responses[self.sid]
         self.status = self.response.status
-        self.extensions = []
-        agreed = self.response.header("sec-websocket-extensions")
-        if agreed:
-            factory = ClientPerMessageDeflateFactory(client_max_window_bits=True)
-            for name, params in parse_extension(agreed):
-                assert name == "permessage-deflate", agreed
-                self.extensions.append(factory.process_response_params(params, []))
-        self.reader = StreamReader()
-        self.frames: list[Frame] = []
-        self.parser = _frames(self.reader, self.extensions, self.frames)
-        next(self.parser)
-        self.taken = 0  # bytes of the stream's DATA fed to the parser
+        self.agree(self.response.header("sec-websocket-extensions"))
 
-    def send_frame(self, opcode: Opcode, data: bytes, fin: bool = True) -> None:
-        wire = Frame(opcode, data, fin).serialize(mask=True, extensions=self.extensions)
+    def write(self, wire: bytes) -> None:
         self.client.send_body(self.sid, wire, end=False)  # as the frame size and windows allow
 
-    def send(self, message: str | bytes) -> None:
-        if isinstance(message, str):
-            self.send_frame(Opcode.TEXT, message.encode())
-        else:
-            self.send_frame(Opcode.BINARY, message)
-
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        self.send_frame(Opcode.CLOSE, code.to_bytes(2, "big") + reason.encode())
-
     def _feed(self) -> None:
-        data = self.client.responses[self.sid].data
-        if len(data) > self.taken:
-            self.reader.feed_data(bytes(data[self.taken:]))
-            self.taken = len(data)
-            next(self.parser)
+        self.take(self.client.responses[self.sid].data)
 
     def recv_frame(self, timeout: float = 10.0) -> Frame:
         deadline = time.monotonic() + timeout

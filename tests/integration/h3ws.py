@@ -1,29 +1,20 @@
 """A WebSocket client over one HTTP/3 stream (RFC 9220), for the tests: an
 extended CONNECT on an aioquic connection (tests/integration/h3client.py's
 client, which also sends ordinary requests beside it and sees the server's
-GOAWAY), then WebSocket frames (websockets' own codec, masked as a client
-masks them, with permessage-deflate when the server agreed to it) as the
-stream's DATA. Async: each test runs its conversation in asyncio.run."""
+GOAWAY), then WebSocket frames (ws_client_frames.py) as the stream's DATA.
+Async: each test runs its conversation in asyncio.run."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 
-from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
-from websockets.headers import parse_extension
-from websockets.streams import StreamReader
 
 from tests.integration.h3client import _setup
+from tests.integration.ws_client_frames import DEFLATE_OFFER, ENABLE_CONNECT_PROTOCOL, ClientFrames
 
-ENABLE_CONNECT_PROTOCOL = 0x8  # RFC 9220 section 3, as RFC 8441's
-
-
-def _frames(reader: StreamReader, extensions: list, out: list):
-    while True:
-        frame = yield from Frame.parse(reader.read_exact, mask=False, max_size=None, extensions=extensions)
-        out.append(frame)
+__all__ = ["ENABLE_CONNECT_PROTOCOL", "H3WebSocket", "connection"]
 
 
 def _client_class():
@@ -88,8 +79,9 @@ async def connection(port: int, ca: str, idle_timeout: float = 10.0):
         yield client
 
 
-class H3WebSocket:
+class H3WebSocket(ClientFrames):
     def __init__(self, client, sid: int):
+        super().__init__()
         self.client = client
         self.sid = sid
         self.status: int | None = None
@@ -98,12 +90,6 @@ class H3WebSocket:
         self.ended = False  # the server's FIN came
         self.reset: int | None = None  # the server reset its side, with this code
         self.stopped: int | None = None  # the server asked the client to stop sending
-        self.extensions: list = []
-        self.reader = StreamReader()
-        self.frames: list[Frame] = []
-        self.parser = _frames(self.reader, self.extensions, self.frames)
-        next(self.parser)
-        self.taken = 0  # bytes of the stream's DATA fed to the parser
 
     @classmethod
     async def open(cls, client, port: int, path: str, *, deflate: bool = False, subprotocols=(), headers=(),
@@ -111,7 +97,7 @@ class H3WebSocket:
         fields = [(":method", "CONNECT"), (":protocol", protocol), (":scheme", "https"), (":path", path),
                   (":authority", f"localhost:{port}"), ("sec-websocket-version", version), *headers]
         if deflate:
-            fields.append(("sec-websocket-extensions", "permessage-deflate; client_max_window_bits"))
+            fields.append(("sec-websocket-extensions", DEFLATE_OFFER))
         if subprotocols:
             fields.append(("sec-websocket-protocol", ", ".join(subprotocols)))
         ws = cls(client, client._quic.get_next_available_stream_id())
@@ -120,42 +106,21 @@ class H3WebSocket:
         client.transmit()
         assert await client.until(lambda: ws.status is not None or ws.reset is not None, timeout), \
             f"no answer to the extended CONNECT on stream {ws.sid}"
-        agreed = ws.headers.get("sec-websocket-extensions")
-        if agreed:
-            factory = ClientPerMessageDeflateFactory(client_max_window_bits=True)
-            for name, params in parse_extension(agreed):
-                assert name == "permessage-deflate", agreed
-                ws.extensions.append(factory.process_response_params(params, []))
+        ws.agree(ws.headers.get("sec-websocket-extensions"))
         return ws
 
-    def send_frame(self, opcode: Opcode, data: bytes, fin: bool = True) -> None:
-        wire = Frame(opcode, data, fin).serialize(mask=True, extensions=self.extensions)
+    def write(self, wire: bytes) -> None:
         self.client.http.send_data(self.sid, wire, end_stream=False)  # aioquic sends as the credit allows
         self.client.transmit()
-
-    def send(self, message: str | bytes) -> None:
-        if isinstance(message, str):
-            self.send_frame(Opcode.TEXT, message.encode())
-        else:
-            self.send_frame(Opcode.BINARY, message)
-
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        self.send_frame(Opcode.CLOSE, code.to_bytes(2, "big") + reason.encode())
 
     def quic_stream(self):
         """aioquic's record of the stream: its credit from the server (max_stream_data_remote) and the
         bytes sent on it (sender.highest_offset)."""
         return self.client._quic._streams[self.sid]
 
-    def _feed(self) -> None:
-        if len(self.data) > self.taken:
-            self.reader.feed_data(bytes(self.data[self.taken:]))
-            self.taken = len(self.data)
-            next(self.parser)
-
     async def recv_frame(self, timeout: float = 10.0) -> Frame:
         def ready():
-            self._feed()
+            self.take(self.data)
             return bool(self.frames) or self.ended or self.reset is not None
 
         assert await self.client.until(ready, timeout), "no frame in time"

@@ -22,6 +22,7 @@ from tests.conftest import ASGI_SHAPES, tls_args
 from tests.integration.h3client import Ask
 from tests.integration.h3ws import ENABLE_CONNECT_PROTOCOL, H3WebSocket, connection
 from tests.integration.server import Server
+from tests.integration.test_websocket_h2 import wait_for_text
 
 from baton import _baton
 
@@ -65,16 +66,6 @@ async def ask(client, port, method, path):
     future = client.ask(port, Ask(method, path))
     client.transmit()
     return await asyncio.wait_for(future, 10)
-
-
-def wait_for_text(path, text, timeout=10.0) -> str:
-    deadline = time.monotonic() + timeout
-    while True:
-        content = path.read_text() if path.exists() else ""
-        if text in content:
-            return content
-        assert time.monotonic() < deadline, f"{text!r} never appeared in {path.name}: {content!r}"
-        time.sleep(0.05)
 
 
 def test_the_server_announces_extended_connect_only_when_it_serves_websockets(h3_ws, tls_certificates, tmp_path):

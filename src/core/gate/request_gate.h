@@ -84,6 +84,23 @@ struct request_gate {
     return x;
   }
 
+  // An extended CONNECT (`x` carries a :protocol; RFC 8441, RFC 9220), on
+  // a protocol that announced it when `served`: offered to the host as a
+  // switch (its app's answer decides), or refused here with `status` for
+  // `reason` (the protocol is not served, or the opening is bad).
+  struct switch_offer {
+    bool offered = false;
+    int status = 0;
+    const char* reason = "";
+  };
+  switch_offer offer_switch(exchange::exchange& x, bool served) const {
+    session::upgrade_verdict v;
+    if (served) v = host.offer_upgrade(x);
+    if (v.result == session::upgrade_verdict::kind::offered) return {true};
+    if (v.result == session::upgrade_verdict::kind::refused) return {false, v.status, v.reason};
+    return {false, 501, "an extended CONNECT for a protocol this server does not serve"};
+  }
+
   // A refused request's answer, the same on every protocol: `status` and a
   // line saying why, from this thread.
   static void answer_refused(exchange::exchange& x, int status, const char* reason) {

@@ -18,20 +18,14 @@ namespace baton::http2 {
 // is answered here (the protocol is not served, or the opening is bad).
 // Returns true when it was.
 bool protocol::offer_switch(stream& s) {
-  const exchange::request_head& h = s.x->head();
-  if (h.protocol.empty()) return false;
-  session::upgrade_verdict v;
-  if (context_.extended_connect) v = gate().host.offer_upgrade(*s.x);
-  if (v.result == session::upgrade_verdict::kind::offered) {
+  if (s.x->head().protocol.empty()) return false;
+  gate::request_gate::switch_offer offer = gate().offer_switch(*s.x, context_.extended_connect);
+  if (offer.offered) {
     s.offered = true;  // its app's answer is awaited (check_stalls)
     if (stall_check_ms_ == INT64_MAX) stall_check_ms_ = session_.now_ms() + 1000;
     return false;
   }
-  if (v.result == session::upgrade_verdict::kind::refused) {
-    refuse(s, v.status, v.reason);
-  } else {
-    refuse(s, 501, "an extended CONNECT for a protocol this server does not serve");
-  }
+  refuse(s, offer.status, offer.reason);
   return true;
 }
 
