@@ -175,7 +175,7 @@ tsan-freethreaded: build | .stamp-deps
 		$(FT_TSAN_VENV)/bin/pip install --quiet --no-build-isolation --no-deps --no-index \
 			--config-settings=builddir=build/ft-tsan --config-settings=setup-args=-Db_sanitize=thread \
 			--config-settings=setup-args=-Db_lundef=false . && \
-		TSAN_OPTIONS=log_path=$(CURDIR)/build/ft-tsan-reports/tsan:second_deadlock_stack=1 \
+		TSAN_OPTIONS=log_path=$(CURDIR)/build/ft-tsan-reports/tsan:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/freethreaded/tsan.supp \
 		BATON_FT_PYTHON=$(CURDIR)/$(FT_TSAN_VENV)/bin/python $(VENV_PY) -m pytest tests/freethreaded \
 			-p no:cacheprovider -q; status=$$?; \
 	if ls build/ft-tsan-reports/* >/dev/null 2>&1; then head -c 20000 build/ft-tsan-reports/*; \
