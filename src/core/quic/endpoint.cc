@@ -74,13 +74,16 @@ void endpoint::on_datagram(const net::datagram& d) {
   accept(d);
 }
 
-// Only an ID with the steering's prefix and key is answered: under a master
-// such a packet reached the one loop its index names, so no other loop can
-// own it (a connection of a worker that died, or one closed). A process
-// serving alone has no prefix, and its loops share the port by the kernel's
-// hash, which may bring a loop another's packet: that is dropped, as before.
+// Only an ID with this loop's own index and the steering's key is
+// answered: under a master such a packet reached the one loop its index
+// names, so no other loop can own it (a connection of a worker that died,
+// or one closed). Another index's packet can still come here, riding a
+// run of one client socket's datagrams the kernel coalesced (GRO) behind
+// one of ours: it is dropped, not reset. A process serving alone has no
+// prefix, and its loops share the port by the kernel's hash, which may
+// bring a loop another's packet: that is dropped, as before.
 void endpoint::stray(const net::datagram& d, const ngtcp2_version_cid& vc) const {
-  if (!prefix_.on() || vc.dcidlen != cid_length) return;
+  if (!prefix_.on() || vc.dcidlen != cid_length || vc.dcid[0] != prefix_.index) return;
   uint8_t expected[net::cid_prefix_bytes];
   net::cid_prefix{vc.dcid[0], prefix_.key}.write(expected);
   if (std::memcmp(vc.dcid, expected, sizeof(expected)) != 0) return;

@@ -1,9 +1,11 @@
 #include "core/server/datagram_listener.h"
 
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,12 +14,28 @@
 
 namespace baton::server {
 namespace {
-// Datagrams one wake reads before the loop serves the others: a burst of
-// one busy connection must not starve the TCP sessions.
+// Datagrams one wake hands on (the last read's all) before the loop serves
+// the others: a burst of one busy connection must not starve the TCP
+// sessions.
 constexpr int datagrams_per_wake = 64;
 // The largest UDP payload; QUIC's packets are far smaller, but a read into
-// a short buffer would truncate a datagram silently.
+// a short buffer would truncate a datagram silently. With GRO one read
+// brings up to this much of one sender's datagrams.
 constexpr size_t datagram_buffer_bytes = 65536;
+
+// The size of each datagram the kernel coalesced into `m` (UDP_GRO), or 0
+// when it holds one.
+size_t segment_size(msghdr& m) {
+  for (cmsghdr* c = CMSG_FIRSTHDR(&m); c != nullptr; c = CMSG_NXTHDR(&m, c)) {
+    if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+      int size = 0;
+      std::memcpy(&size, CMSG_DATA(c), sizeof(size));
+      return size > 0 ? static_cast<size_t>(size) : 0;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int datagram_listener::open_beside(int stream_fd, std::string& error) {
@@ -58,6 +76,10 @@ datagram_listener::datagram_listener(loop::event_loop& loop, int fd, net::datagr
     : loop_(loop), fd_(fd), sink_(sink), buffer_(datagram_buffer_bytes) {
   local_length_ = sizeof(local_);
   if (getsockname(fd_, reinterpret_cast<sockaddr*>(&local_), &local_length_) != 0) local_length_ = 0;
+  // GRO: a run of one sender's datagrams arrives in one read (split again
+  // below). A kernel without it gives them one a read, as before.
+  int on = 1;
+  setsockopt(fd_, SOL_UDP, UDP_GRO, &on, sizeof(on));
 }
 
 datagram_listener::~datagram_listener() {
@@ -86,30 +108,49 @@ void datagram_listener::close() {
   fd_ = -1;
 }
 
+// Each read may bring several datagrams of one sender (GRO), all of the
+// segment size the kernel reports but the last: each goes to the sink on
+// its own, as it was sent.
 void datagram_listener::on_io(uint32_t /*events*/) {
-  for (int i = 0; i < datagrams_per_wake && fd_ >= 0; ++i) {
+  for (int handed = 0; handed < datagrams_per_wake && fd_ >= 0;) {
     sockaddr_storage peer{};
-    socklen_t peer_length = sizeof(peer);
-    ssize_t n = ::recvfrom(fd_, buffer_.data(), buffer_.size(), 0, reinterpret_cast<sockaddr*>(&peer),
-                           &peer_length);
+    iovec iov{buffer_.data(), buffer_.size()};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+    msghdr m{};
+    m.msg_name = &peer;
+    m.msg_namelen = sizeof(peer);
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = control;
+    m.msg_controllen = sizeof(control);
+    ssize_t n = ::recvmsg(fd_, &m, 0);
     if (n < 0) {
       if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
         // An ICMP error queued on the socket (a port unreachable for an
         // earlier send) fails one read; the next datagram is unaffected.
         log::write(log::level::debug, "udp receive: %s", strerrordesc_np(errno));
+        ++handed;
         continue;
       }
       return;
     }
+    size_t length = static_cast<size_t>(n);
+    size_t segment = segment_size(m);
+    if (segment == 0 || segment > length) segment = length;
     net::datagram d;
-    d.data = buffer_.data();
-    d.length = static_cast<size_t>(n);
     d.peer = reinterpret_cast<const sockaddr*>(&peer);
-    d.peer_length = peer_length;
+    d.peer_length = m.msg_namelen;
     d.local = reinterpret_cast<const sockaddr*>(&local_);
     d.local_length = local_length_;
     d.fd = fd_;
-    sink_.on_datagram(d);
+    size_t at = 0;
+    do {
+      d.data = buffer_.data() + at;
+      d.length = std::min(segment, length - at);
+      sink_.on_datagram(d);
+      at += d.length;
+      ++handed;
+    } while (at < length && fd_ >= 0);
   }
 }
 

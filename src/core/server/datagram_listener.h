@@ -1,9 +1,11 @@
 // One bound UDP socket (QUIC's): each wake reads the datagrams waiting, a
-// bounded number, and hands each to its sink (the QUIC endpoint). It sits in
-// the listener set beside the stream listeners and is paused, resumed and
+// bounded number of reads, and hands each datagram to its sink (the QUIC
+// endpoint). With GRO (UDP_GRO, turned on here) one read brings a run of
+// one sender's datagrams, which are handed on one by one. It sits in the
+// listener set beside the stream listeners and is paused, resumed and
 // closed with them; a paused one leaves datagrams in the kernel's buffer,
-// which drops what overflows (QUIC resends). docs/http3.md says why one
-// recvmsg a datagram for now.
+// which drops what overflows (QUIC resends). docs/http3.md says why there
+// is no recvmmsg yet.
 //
 // Loop thread only.
 #pragma once
@@ -47,7 +49,7 @@ class datagram_listener final : private loop::io_handler {
   bool watched_ = false;
   sockaddr_storage local_{};
   socklen_t local_length_ = 0;
-  std::vector<uint8_t> buffer_;  // one datagram at a time (64 KiB: UDP's most)
+  std::vector<uint8_t> buffer_;  // one read's datagrams (64 KiB: UDP's most, and GRO's)
 };
 
 }  // namespace baton::server

@@ -1,17 +1,20 @@
 // Unit tests for the datagram listener (src/core/server/datagram_listener.h):
 // its UDP socket stands on the TCP listener's own address and port, a Unix
 // socket has no UDP twin, and every datagram that arrives reaches the sink
-// with its bytes and its sender, through the loop.
+// with its bytes and its sender, through the loop, also when the kernel
+// coalesced a run of them into one read (GRO).
 #include "core/server/datagram_listener.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -101,6 +104,57 @@ TEST(DatagramListener, EveryDatagramReachesTheSinkWithItsSender) {
   EXPECT_EQ(sink.texts.size(), 3u);
   listener.close();
   EXPECT_FALSE(listener.open());
+  ::close(client);
+  ::close(tcp);
+}
+
+// A segmented send (UDP_SEGMENT) on loopback reaches a socket with GRO as
+// one read of the whole run, its segment size in a control message: the
+// listener hands on each datagram as it was sent, the last one shorter.
+TEST(DatagramListener, DatagramsTheKernelCoalescedReachTheSinkOneByOne) {
+  baton::loop::event_loop loop;
+  baton::loop::running_pass pass(&loop);
+  int tcp = tcp_listener_on_loopback();
+  std::string error;
+  int udp = datagram_listener::open_beside(tcp, error);
+  ASSERT_GE(udp, 0) << error;
+  recording_sink sink;
+  datagram_listener listener(loop, udp, sink);
+  listener.watch();
+  int gro = 0;
+  socklen_t size = sizeof(gro);
+  ASSERT_EQ(getsockopt(udp, SOL_UDP, UDP_GRO, &gro, &size), 0);
+  EXPECT_EQ(gro, 1) << "the listener did not turn GRO on";
+
+  int client = ::socket(AF_INET, SOCK_DGRAM, 0);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  to.sin_port = htons(port_of(tcp));
+  std::string run;
+  std::vector<std::string> sent;
+  for (char c : {'a', 'b', 'c', 'd'}) sent.emplace_back(1000, c);
+  sent.emplace_back(300, 'e');
+  for (const std::string& s : sent) run += s;
+  iovec iov{run.data(), run.size()};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(uint16_t))] = {};
+  msghdr m{};
+  m.msg_name = &to;
+  m.msg_namelen = sizeof(to);
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  m.msg_control = control;
+  m.msg_controllen = sizeof(control);
+  cmsghdr* c = CMSG_FIRSTHDR(&m);
+  c->cmsg_level = SOL_UDP;
+  c->cmsg_type = UDP_SEGMENT;
+  c->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+  uint16_t segment = 1000;
+  std::memcpy(CMSG_DATA(c), &segment, sizeof(segment));
+  ASSERT_EQ(::sendmsg(client, &m, 0), static_cast<ssize_t>(run.size()));
+  for (int i = 0; i < 10 && sink.texts.size() < sent.size(); ++i) loop.run_once(1000);
+  EXPECT_EQ(sink.texts, sent);
+  listener.close();
   ::close(client);
   ::close(tcp);
 }
