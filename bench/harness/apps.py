@@ -99,4 +99,8 @@ WORKLOADS = {w.name: w for w in (
              client="h2load", wire="h3", streams=10),
     Workload("starlette-json-h3", "/json", 200, None, asgi="apps.starlette_json.app:app", client="h2load",
              wire="h3", streams=10),
+    # A 1 MiB upload echoed back, one stream a connection: what the server
+    # reads is a run of full datagrams from each client (GRO's case).
+    *(Workload(f"post-1m-{wire}", "/echo", 200, None, wsgi="apps.payload.app:application", method="POST",
+               request_body_size=1024 * 1024, client="h2load", wire=wire, streams=1) for wire in ("h3", "h2")),
 )}

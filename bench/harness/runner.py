@@ -160,7 +160,9 @@ def verify_h3(port: int, w: Workload, body: bytes | None) -> tuple[int, bytes]:
     from bench.harness.arms import bench_certificate
     from tests.integration.h3client import Ask, h3_exchange
 
-    alpn, (response,) = h3_exchange(port, bench_certificate()[0], [Ask(w.method, w.path, body or b"")])
+    # The length said, as h2load says it (the payload app reads CONTENT_LENGTH).
+    fields = [("content-length", str(len(body)))] if body else []
+    alpn, (response,) = h3_exchange(port, bench_certificate()[0], [Ask(w.method, w.path, body or b"", fields)])
     if alpn != "h3":
         raise RuntimeError(f"QUIC agreed on {alpn!r}, not h3, on an h3 row")
     return response["status"], response["body"]
@@ -207,12 +209,20 @@ def load(settings: Settings, port: int, w: Workload, connections: int, duration:
     seconds = max(1, round(duration))
     if w.client == "h2load":
         log_file = Path(tempfile.mkstemp(prefix="baton-h2load-")[1])
+        body = []
+        if w.request_body_size:
+            # Every request posts this file (h2load -d).
+            data_file = Path(tempfile.mkstemp(prefix="baton-h2load-body-")[1])
+            data_file.write_bytes(b"x" * w.request_body_size)
+            body = ["-d", str(data_file)]
         command = ["taskset", "-c", settings.client_cpus, h2load_binary(w), *(["--h3"] if w.wire == "h3" else []),
-                   f"-c{connections}", f"-m{w.streams}", f"-t{settings.threads}", f"-D{seconds}", "--log-file",
-                   str(log_file), url]
+                   f"-c{connections}", f"-m{w.streams}", f"-t{settings.threads}", f"-D{seconds}", *body,
+                   "--log-file", str(log_file), url]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = subprocess.run(command, capture_output=True, text=True, timeout=duration + 30)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if body:
+            Path(body[1]).unlink(missing_ok=True)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         return h2load_summary(out.stdout, log_file, seconds), cpu
     if w.client == "wsload":

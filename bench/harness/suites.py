@@ -330,6 +330,12 @@ def suite(name: str) -> Settings:
                 "static-64k-h3": ["baton-static"], "static-64k-h2": ["baton-static"]}
         return Settings("h3", h3_arms + ["baton-static"], list(rows), [4], rounds=3, duration=4, warmup=1,
                         per_workload_arms=rows)
+    if name == "h3-upload":
+        # A 1 MiB upload echoed back over HTTP/3 and over HTTP/2 with TLS, by
+        # the WSGI inline shape on one core (run at --cores 1).
+        rows = {"post-1m-h3": ["baton-inline"], "post-1m-h2": ["baton-inline"]}
+        return Settings("h3-upload", ["baton-inline"], list(rows), [4], rounds=3, duration=4, warmup=1,
+                        per_workload_arms=rows)
     if name == "dry":
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
@@ -338,4 +344,4 @@ def suite(name: str) -> Settings:
                      "instructions-pythons, metrics-instructions, metrics-hello, freethreading, accept-spread, freethreading-hello, "
                      "freethreading-mixed, freethreading-pool, "
                      "pool-syscalls, asgi, "
-                     "workers, static, access-log, ws-echo, ws-before-after, ws-broadcast, ws-idle-memory, tls-h2, tls-stack, h3, dry")
+                     "workers, static, access-log, ws-echo, ws-before-after, ws-broadcast, ws-idle-memory, tls-h2, tls-stack, h3, h3-upload, dry")
