@@ -130,8 +130,10 @@ def thread_table(artifact: dict, config: tuple[str, int, int]) -> list[str]:
         for t in r["threads"]:
             if t["cpu_seconds"] <= 0:
                 continue
+            # A run that completed no request has no cost a request.
+            cost = "–" if t["us_per_request"] is None else f"{t['us_per_request']:.2f}"
             lines.append(f"| {label(artifact, r['arm'])} | {t['name']} (pid {t['pid']}, tid {t['tid']}) "
-                         f"| {t['cpu_fraction_median']:.0%} | {t['us_per_request']:.2f} |")
+                         f"| {t['cpu_fraction_median']:.0%} | {cost} |")
     return lines
 
 
