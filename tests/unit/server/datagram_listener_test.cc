@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,30 @@ struct recording_sink final : baton::net::datagram_sink {
   std::vector<uint16_t> ports;
 };
 
+// A listener watched by its loop, on the UDP twin of a loopback TCP
+// listener, and a client socket with the address to send to.
+struct listening {
+  baton::loop::event_loop loop;
+  baton::loop::running_pass pass{&loop};
+  int tcp = tcp_listener_on_loopback();
+  std::string error;
+  int udp = datagram_listener::open_beside(tcp, error);
+  recording_sink sink;
+  datagram_listener listener{loop, udp, sink};
+  int client = ::socket(AF_INET, SOCK_DGRAM, 0);
+  sockaddr_in to{};
+  listening() {
+    listener.watch();
+    to.sin_family = AF_INET;
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    to.sin_port = htons(port_of(tcp));
+  }
+  ~listening() {
+    ::close(client);
+    ::close(tcp);
+  }
+};
+
 TEST(DatagramListener, BindsUdpOnTheTcpListenersAddressAndPort) {
   int tcp = tcp_listener_on_loopback();
   std::string error;
@@ -71,21 +96,9 @@ TEST(DatagramListener, AUnixSocketHasNoUdpTwin) {
 }
 
 TEST(DatagramListener, EveryDatagramReachesTheSinkWithItsSender) {
-  baton::loop::event_loop loop;
-  baton::loop::running_pass pass(&loop);
-  int tcp = tcp_listener_on_loopback();
-  std::string error;
-  int udp = datagram_listener::open_beside(tcp, error);
-  ASSERT_GE(udp, 0) << error;
-  recording_sink sink;
-  datagram_listener listener(loop, udp, sink);
-  listener.watch();
-
-  int client = ::socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in to{};
-  to.sin_family = AF_INET;
-  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  to.sin_port = htons(port_of(tcp));
+  listening l;
+  ASSERT_GE(l.udp, 0) << l.error;
+  auto [loop, sink, listener, client, to, udp] = std::tie(l.loop, l.sink, l.listener, l.client, l.to, l.udp);
   for (const char* text : {"one", "", "three"}) {
     ASSERT_EQ(::sendto(client, text, std::string(text).size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof(to)),
               static_cast<ssize_t>(std::string(text).size()));
@@ -104,33 +117,20 @@ TEST(DatagramListener, EveryDatagramReachesTheSinkWithItsSender) {
   EXPECT_EQ(sink.texts.size(), 3u);
   listener.close();
   EXPECT_FALSE(listener.open());
-  ::close(client);
-  ::close(tcp);
 }
 
 // A segmented send (UDP_SEGMENT) on loopback reaches a socket with GRO as
 // one read of the whole run, its segment size in a control message: the
 // listener hands on each datagram as it was sent, the last one shorter.
 TEST(DatagramListener, DatagramsTheKernelCoalescedReachTheSinkOneByOne) {
-  baton::loop::event_loop loop;
-  baton::loop::running_pass pass(&loop);
-  int tcp = tcp_listener_on_loopback();
-  std::string error;
-  int udp = datagram_listener::open_beside(tcp, error);
-  ASSERT_GE(udp, 0) << error;
-  recording_sink sink;
-  datagram_listener listener(loop, udp, sink);
-  listener.watch();
+  listening l;
+  ASSERT_GE(l.udp, 0) << l.error;
+  auto [loop, sink, listener, client, to, udp] = std::tie(l.loop, l.sink, l.listener, l.client, l.to, l.udp);
   int gro = 0;
   socklen_t size = sizeof(gro);
   ASSERT_EQ(getsockopt(udp, SOL_UDP, UDP_GRO, &gro, &size), 0);
   EXPECT_EQ(gro, 1) << "the listener did not turn GRO on";
 
-  int client = ::socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in to{};
-  to.sin_family = AF_INET;
-  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  to.sin_port = htons(port_of(tcp));
   std::string run;
   std::vector<std::string> sent;
   for (char c : {'a', 'b', 'c', 'd'}) sent.emplace_back(1000, c);
@@ -155,8 +155,6 @@ TEST(DatagramListener, DatagramsTheKernelCoalescedReachTheSinkOneByOne) {
   for (int i = 0; i < 10 && sink.texts.size() < sent.size(); ++i) loop.run_once(1000);
   EXPECT_EQ(sink.texts, sent);
   listener.close();
-  ::close(client);
-  ::close(tcp);
 }
 
 }  // namespace
