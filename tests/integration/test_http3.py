@@ -79,6 +79,37 @@ def test_a_client_hello_that_fills_two_initial_datagrams_makes_one_connection(st
     assert samples["baton_quic_handshakes_total"] == "1", text
 
 
+def _datagrams_sent(metrics_port: int) -> int:
+    text = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5).text
+    return sum(int(float(line.rsplit(" ", 1)[1])) for line in text.splitlines()
+               if line.startswith("baton_quic_datagrams_sent_total"))
+
+
+@pytest.mark.parametrize("name", list(ASGI_SHAPES))
+def test_answers_an_app_gives_in_one_turn_share_packets(start, tls_certificates, name):
+    # Sixteen requests on one connection, answered by the app together (the
+    # last to come releases them all): their answers go out once per pass,
+    # as HTTP/2 frames them, so they share packets. Sent as each answer was
+    # given, they took a packet and a send each. The count is compared with
+    # a connection that carried one request (its handshake and its ACKs).
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        metrics_port = s.getsockname()[1]
+    server = start("--http3", *ASGI_SHAPES[name], *tls_args(tls_certificates), "--metrics-bind",
+                   f"127.0.0.1:{metrics_port}", app=ASGI)
+    ca = str(tls_certificates.ca)
+    before = _datagrams_sent(metrics_port)
+    _, [one] = h3_exchange(server.port, ca, [("GET", "/together?n=1")])
+    assert one["body"] == b"together"
+    single = _datagrams_sent(metrics_port) - before
+    many = 16
+    _, responses = h3_exchange(server.port, ca, [("GET", f"/together?n={many}")] * many)
+    assert [r["body"] for r in responses] == [b"together"] * many
+    together = _datagrams_sent(metrics_port) - before - single
+    # Sixteen small answers fit in two packets; each in its own is sixteen.
+    assert together <= single + 6, f"{together} datagrams for {many} answers given at once ({single} for one)"
+
+
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_every_wsgi_shape_serves_http3(start, tls_certificates, name):
     server = start("--http3", *SHAPES[name], *tls_args(tls_certificates))

@@ -177,8 +177,13 @@ void connection::receive(const net::datagram& d) {
 
 int64_t connection::now_ms() const { return owner_.loop().now_ms(); }
 
+// News from the apps is sent once per pass, after the loop's inbox (the
+// timer is due at once): the answers of every app that finished in the
+// pass share packets and one send, as HTTP/2 frames them once per pass.
 void connection::wake() {
-  if (!reading_ && !closed_) flush();
+  if (reading_ || closed_ || flush_due_) return;
+  flush_due_ = true;
+  owner_.loop().arm(expiry_, owner_.loop().now_ms());
 }
 
 void connection::replan() {
@@ -262,9 +267,11 @@ void connection::send_close() {
 }
 
 void connection::on_timer() {
+  flush_due_ = false;
   h3_.switched_deadlines(owner_.loop().now_ms());
   if (closed_) return;
-  int rv = ngtcp2_conn_handle_expiry(conn_, now_ns());
+  const uint64_t now = now_ns();
+  int rv = ngtcp2_conn_get_expiry(conn_) <= now ? ngtcp2_conn_handle_expiry(conn_, now) : 0;
   if (rv != 0) {
     // The idle timeout (RFC 9000 section 10.1) ends a connection silently;
     // any other failure here is ours, and the peer is told.
@@ -285,6 +292,7 @@ void connection::on_timer() {
 // one segmented send for a run of them).
 void connection::flush() {
   if (closed_) return;
+  flush_due_ = false;
   packet_batch batch(fd_, metrics_ != nullptr ? &metrics_->quic.datagrams_sent : nullptr);
   ngtcp2_path_storage ps;
   ngtcp2_path_storage_zero(&ps);
@@ -344,6 +352,7 @@ void connection::flush() {
 }
 
 void connection::arm_expiry() {
+  if (flush_due_) return;  // due at once, and re-armed by that flush
   int64_t at = h3_.switched_deadline();
   const uint64_t expiry = ngtcp2_conn_get_expiry(conn_);
   if (expiry != UINT64_MAX) {

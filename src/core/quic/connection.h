@@ -124,8 +124,9 @@ class connection final : private loop::timer_handler, private connection_link {
   metrics::thread_block* metrics_ = nullptr;  // this loop's counts (null: metrics off)
   bool handshake_done_ = false;
   bool retried_ = false;  // forgotten for a Retry: not a failed handshake
-  bool reading_ = false;
-  bool draining_ = false;  // inside receive(): output waits until the datagram is read
+  bool reading_ = false;   // inside receive(): output waits until the datagram is read
+  bool draining_ = false;  // drain(): the GOAWAY is sent; closed once no request is left
+  bool flush_due_ = false;  // wake(): the timer is due now, for one flush this pass
   loop::timer expiry_{this};
 };
 

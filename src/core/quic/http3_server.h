@@ -165,6 +165,9 @@ class http3_server final : public exchange::exchange_sink {
   exchange::field_list interim_scratch_;
   bool peer_trusted_ = false;
   size_t switched_count_ = 0;
+  // An extended CONNECT was offered to an app on this connection: only
+  // then can a stream have a switch deadline (most never look for one).
+  bool switch_offered_ = false;
 };
 
 }  // namespace baton::quic

@@ -31,6 +31,7 @@ bool http3_server::offer_switch(request_stream& s) {
   gate::request_gate::switch_offer offer = gate().offer_switch(*s.x, context_.extended_connect);
   if (offer.offered) {
     s.offered = true;  // its app's answer is awaited (switched_deadline)
+    switch_offered_ = true;
     return false;
   }
   refuse(s, offer.status, offer.reason);
@@ -127,6 +128,7 @@ bool answer_awaited(const request_stream& s) {
 
 int64_t http3_server::switched_deadline() const {
   int64_t deadline = INT64_MAX;
+  if (!switch_offered_) return deadline;
   int answer_timeout = gate().host.upgrade_answer_timeout_ms();
   for (const auto& [id, owned] : streams_) {
     const request_stream& s = *owned;
@@ -137,6 +139,7 @@ int64_t http3_server::switched_deadline() const {
 }
 
 void http3_server::switched_deadlines(int64_t now) {
+  if (!switch_offered_) return;
   int answer_timeout = gate().host.upgrade_answer_timeout_ms();
   // A deadline may free its stream (a 504 that ends it): ids first.
   std::vector<int64_t> due;

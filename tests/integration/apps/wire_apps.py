@@ -2,7 +2,8 @@
 (WSGI's url_scheme and SERVER_PROTOCOL, ASGI's scheme, http_version and tls
 extension), bodies both ways, a reader slow enough to fill the body window,
 a reader that consumes an exact count when the test lets it, slow and large
-answers, trailers, and a file. Every call is recorded (one line, its path)
+answers, trailers, a file, and answers held until a count of requests has
+come (then all given in one turn of the app's loop). Every call is recorded (one line, its path)
 in BATON_TEST_RECORD when that is set, so a test can tell what reached the
 app."""
 
@@ -34,6 +35,19 @@ FILE_PATH = os.path.join(tempfile.gettempdir(), f"baton-tls-file-{os.getpid()}.b
 FILE_BYTES = os.urandom(1 << 20) + b"the end"
 with open(FILE_PATH, "wb") as f:
     f.write(FILE_BYTES)
+
+
+# /together?n=N: the requests wait here until N have come.
+_together: dict[int, tuple[asyncio.Event, list]] = {}
+
+
+async def together(n):
+    event, arrived = _together.setdefault(n, (asyncio.Event(), []))
+    arrived.append(1)
+    if len(arrived) == n:
+        del _together[n]  # the next N wait on an event of their own
+        event.set()
+    await event.wait()
 
 
 def wsgi(environ, start_response):
@@ -110,6 +124,9 @@ async def asgi(scope, receive, send):
     if path == "/slow":
         await asyncio.sleep(float(q.get("ms", "100")) / 1000)
         body = b"slow done"
+    elif path == "/together":
+        await together(int(q["n"]))
+        body = b"together"
     elif path == "/big":
         n = int(q.get("n", "1000000"))
         await send({"type": "http.response.start", "status": 200,
