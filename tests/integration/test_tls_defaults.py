@@ -2,10 +2,17 @@
 AEAD ciphers only (AES-GCM, ChaCha20-Poly1305), as Mozilla's "intermediate"
 profile has them. A CBC suite (LUCKY13's shape) and RSA key exchange (no
 forward secrecy) are refused unless --ssl-ciphers asks for them. The
-client is Python's ssl (OpenSSL), held to TLS 1.2 and to one suite."""
+client is Python's ssl (OpenSSL), held to TLS 1.2 and to one suite.
 
+TLS 1.3's suites go in the server's order, AES-128-GCM first (OpenSSL's
+own puts AES-256-GCM-SHA384 first, a dearer handshake), unless the client
+puts ChaCha20 first. Python's ssl cannot order TLS 1.3's suites: the client
+there is `openssl s_client`."""
+
+import re
 import socket
 import ssl
+import subprocess
 
 import pytest
 
@@ -78,3 +85,28 @@ def test_tls13_suites_are_openssls_whatever_the_tls12_list(start, tls_certificat
     with socket.create_connection((server.host, server.port), timeout=5) as sock:
         with context.wrap_socket(sock, server_hostname="localhost") as tls:
             assert tls.version() == "TLSv1.3" and tls.cipher()[0].startswith("TLS_")
+
+
+def tls13_suite(server, ca, offered: str) -> str:
+    """The TLS 1.3 suite a client offering `offered` (in its order) gets."""
+    out = subprocess.run(["openssl", "s_client", "-connect", f"{server.host}:{server.port}", "-tls1_3",
+                          "-ciphersuites", offered, "-CAfile", str(ca), "-servername", "localhost"],
+                         input="", capture_output=True, text=True, timeout=10).stdout
+    found = re.search(r"Cipher is (\S+)", out)
+    assert found, out
+    return found.group(1)
+
+
+def test_tls13_takes_aes_128_gcm_first_whatever_the_clients_order(start, tls_certificates):
+    # A client's default order (OpenSSL's, Python's) puts AES-256 first.
+    offered = "TLS_AES_256_GCM_SHA384:TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256"
+    assert tls13_suite(start(), tls_certificates.ca, offered) == "TLS_AES_128_GCM_SHA256"
+
+
+def test_tls13_gives_chacha20_to_a_client_that_puts_it_first(start, tls_certificates):
+    offered = "TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384"
+    assert tls13_suite(start(), tls_certificates.ca, offered) == "TLS_CHACHA20_POLY1305_SHA256"
+
+
+def test_tls13_serves_a_client_with_aes_256_alone(start, tls_certificates):
+    assert tls13_suite(start(), tls_certificates.ca, "TLS_AES_256_GCM_SHA384") == "TLS_AES_256_GCM_SHA384"

@@ -112,7 +112,7 @@ std::unique_ptr<tls_context> tls_context::load(const tls_settings& settings, std
   // that drops the connection without close_notify ends the input as a
   // close would (HTTP's own framing says whether a request was whole).
   uint64_t options = SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION | SSL_OP_IGNORE_UNEXPECTED_EOF |
-                     SSL_OP_CIPHER_SERVER_PREFERENCE;
+                     SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_PRIORITIZE_CHACHA;
 #ifdef SSL_OP_ENABLE_KTLS
   options |= SSL_OP_ENABLE_KTLS;
 #endif
@@ -147,6 +147,10 @@ std::unique_ptr<tls_context> tls_context::load(const tls_settings& settings, std
   const char* ciphers = settings.ciphers.empty() ? default_tls12_ciphers : settings.ciphers.c_str();
   if (SSL_CTX_set_cipher_list(ctx, ciphers) != 1) {
     error = "no cipher of --ssl-ciphers '" + settings.ciphers + "' is known: " + openssl_reason();
+    return nullptr;
+  }
+  if (SSL_CTX_set_ciphersuites(ctx, tls13_ciphersuites) != 1) {
+    error = "cannot set TLS 1.3's suites: " + openssl_reason();
     return nullptr;
   }
   if (!settings.ca_certs.empty()) {

@@ -50,7 +50,11 @@ std::unique_ptr<tls_server> tls_server::make(const net::tls_context& tcp, std::s
   SSL_CTX* source = tcp.native();
   SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);
   SSL_CTX_set_max_proto_version(ctx, TLS1_3_VERSION);
-  SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_NO_ANTI_REPLAY);
+  SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_PRIORITIZE_CHACHA | SSL_OP_NO_ANTI_REPLAY);
+  if (SSL_CTX_set_ciphersuites(ctx, net::tls13_ciphersuites) != 1) {
+    error = openssl_reason("TLS 1.3's suites for QUIC");
+    return nullptr;
+  }
   SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
   SSL_CTX_set_alpn_select_cb(ctx, select_h3, nullptr);
   X509* certificate = SSL_CTX_get0_certificate(source);
