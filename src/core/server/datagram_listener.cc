@@ -73,7 +73,7 @@ int datagram_listener::open_beside(int stream_fd, std::string& error) {
 }
 
 datagram_listener::datagram_listener(loop::event_loop& loop, int fd, net::datagram_sink& sink)
-    : loop_(loop), fd_(fd), sink_(sink), buffer_(datagram_buffer_bytes) {
+    : loop_(loop), fd_(fd), sink_(sink) {
   local_length_ = sizeof(local_);
   if (getsockname(fd_, reinterpret_cast<sockaddr*>(&local_), &local_length_) != 0) local_length_ = 0;
   // GRO: a run of one sender's datagrams arrives in one read (split again
@@ -108,23 +108,32 @@ void datagram_listener::close() {
   fd_ = -1;
 }
 
-// Each read may bring several datagrams of one sender (GRO), all of the
-// segment size the kernel reports but the last: each goes to the sink on
-// its own, as it was sent.
+// One recvmmsg reads up to reads_per_call runs (several senders'); each
+// run may hold several datagrams of its sender (GRO), all of the segment
+// size the kernel reports but the last: each goes to the sink on its own,
+// as it was sent.
 void datagram_listener::on_io(uint32_t /*events*/) {
+  if (batches_.size() <= depth_) batches_.push_back(std::make_unique<read_batch>());
+  read_batch& b = *batches_[depth_];
+  struct deeper {
+    size_t& depth;
+    explicit deeper(size_t& d) : depth(++d) {}
+    ~deeper() { --depth; }
+  } scope(depth_);
   for (int handed = 0; handed < datagrams_per_wake && fd_ >= 0;) {
-    sockaddr_storage peer{};
-    iovec iov{buffer_.data(), buffer_.size()};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-    msghdr m{};
-    m.msg_name = &peer;
-    m.msg_namelen = sizeof(peer);
-    m.msg_iov = &iov;
-    m.msg_iovlen = 1;
-    m.msg_control = control;
-    m.msg_controllen = sizeof(control);
-    ssize_t n = ::recvmsg(fd_, &m, 0);
-    if (n < 0) {
+    for (int i = 0; i < reads_per_call; ++i) {
+      msghdr& m = b.reads[i].msg_hdr;
+      m = msghdr{};
+      m.msg_name = &b.peers[i];
+      m.msg_namelen = sizeof(b.peers[i]);
+      m.msg_iov = &b.iov[i];
+      m.msg_iovlen = 1;
+      m.msg_control = b.control[i];
+      m.msg_controllen = sizeof(b.control[i]);
+      b.reads[i].msg_len = 0;
+    }
+    int count = ::recvmmsg(fd_, b.reads, reads_per_call, 0, nullptr);
+    if (count < 0) {
       if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
         // An ICMP error queued on the socket (a port unreachable for an
         // earlier send) fails one read; the next datagram is unaffected.
@@ -134,24 +143,33 @@ void datagram_listener::on_io(uint32_t /*events*/) {
       }
       return;
     }
-    size_t length = static_cast<size_t>(n);
-    size_t segment = segment_size(m);
-    if (segment == 0 || segment > length) segment = length;
-    net::datagram d;
-    d.peer = reinterpret_cast<const sockaddr*>(&peer);
-    d.peer_length = m.msg_namelen;
-    d.local = reinterpret_cast<const sockaddr*>(&local_);
-    d.local_length = local_length_;
-    d.fd = fd_;
-    size_t at = 0;
-    do {
-      d.data = buffer_.data() + at;
-      d.length = std::min(segment, length - at);
-      sink_.on_datagram(d);
-      at += d.length;
-      ++handed;
-    } while (at < length && fd_ >= 0);
+    for (int i = 0; i < count && fd_ >= 0; ++i) {
+      msghdr& m = b.reads[i].msg_hdr;
+      size_t length = b.reads[i].msg_len;
+      size_t segment = segment_size(m);
+      if (segment == 0 || segment > length) segment = length;
+      net::datagram d;
+      d.peer = reinterpret_cast<const sockaddr*>(&b.peers[i]);
+      d.peer_length = m.msg_namelen;
+      d.local = reinterpret_cast<const sockaddr*>(&local_);
+      d.local_length = local_length_;
+      d.fd = fd_;
+      const uint8_t* base = static_cast<const uint8_t*>(b.iov[i].iov_base);
+      size_t at = 0;
+      do {
+        d.data = base + at;
+        d.length = std::min(segment, length - at);
+        sink_.on_datagram(d);
+        at += d.length;
+        ++handed;
+      } while (at < length && fd_ >= 0);
+    }
+    if (count < reads_per_call) return;  // the socket is empty: no read to find EAGAIN
   }
+}
+
+datagram_listener::read_batch::read_batch() : buffers(new uint8_t[reads_per_call * datagram_buffer_bytes]) {
+  for (int i = 0; i < reads_per_call; ++i) iov[i] = {buffers.get() + i * datagram_buffer_bytes, datagram_buffer_bytes};
 }
 
 }  // namespace baton::server

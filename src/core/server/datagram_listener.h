@@ -4,8 +4,8 @@
 // one sender's datagrams, which are handed on one by one. It sits in the
 // listener set beside the stream listeners and is paused, resumed and
 // closed with them; a paused one leaves datagrams in the kernel's buffer,
-// which drops what overflows (QUIC resends). docs/http3.md says why there
-// is no recvmmsg yet.
+// which drops what overflows (QUIC resends). One recvmmsg reads up to
+// eight such runs, of as many senders.
 //
 // Loop thread only.
 #pragma once
@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,22 @@ class datagram_listener final : private loop::io_handler {
   bool watched_ = false;
   sockaddr_storage local_{};
   socklen_t local_length_ = 0;
-  std::vector<uint8_t> buffer_;  // one read's datagrams (64 KiB: UDP's most, and GRO's)
+  // One call's reads: each a buffer of UDP's most (and GRO's), its
+  // sender's address and its control data (the GRO segment size).
+  static constexpr int reads_per_call = 8;
+  struct read_batch {
+    read_batch();
+    std::unique_ptr<uint8_t[]> buffers;  // touched only as far as datagrams fill them
+    sockaddr_storage peers[reads_per_call];
+    iovec iov[reads_per_call];
+    alignas(cmsghdr) char control[reads_per_call][CMSG_SPACE(sizeof(int))];
+    mmsghdr reads[reads_per_call];
+  };
+  // A batch for each depth of on_io: an inline app that waits for its body
+  // runs the loop from inside a datagram's handling, and that pass reads
+  // this socket again while the outer batch's datagrams are still to go.
+  std::vector<std::unique_ptr<read_batch>> batches_;
+  size_t depth_ = 0;
 };
 
 }  // namespace baton::server

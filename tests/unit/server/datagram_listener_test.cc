@@ -2,7 +2,10 @@
 // its UDP socket stands on the TCP listener's own address and port, a Unix
 // socket has no UDP twin, and every datagram that arrives reaches the sink
 // with its bytes and its sender, through the loop, also when the kernel
-// coalesced a run of them into one read (GRO).
+// coalesced a run of them into one read (GRO), when one read brought
+// several senders' (recvmmsg), and when the loop runs again from inside a
+// datagram's handling (an inline app waiting for its body) while the rest
+// of that read are still to go.
 #include "core/server/datagram_listener.h"
 
 #include <arpa/inet.h>
@@ -15,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <tuple>
 #include <string>
 #include <vector>
@@ -40,9 +44,11 @@ struct recording_sink final : baton::net::datagram_sink {
   void on_datagram(const baton::net::datagram& d) override {
     texts.emplace_back(reinterpret_cast<const char*>(d.data), d.length);
     ports.push_back(ntohs(reinterpret_cast<const sockaddr_in*>(d.peer)->sin_port));
+    if (inside) inside(texts.back());
   }
   std::vector<std::string> texts;
   std::vector<uint16_t> ports;
+  std::function<void(const std::string&)> inside;  // run within the handling of each datagram
 };
 
 // A listener watched by its loop, on the UDP twin of a loopback TCP
@@ -66,6 +72,13 @@ struct listening {
   ~listening() {
     ::close(client);
     ::close(tcp);
+  }
+  void send(int from, const std::string& text) const {
+    ASSERT_EQ(::sendto(from, text.data(), text.size(), 0, reinterpret_cast<const sockaddr*>(&to), sizeof(to)),
+              static_cast<ssize_t>(text.size()));
+  }
+  void run_until(size_t count) {
+    for (int i = 0; i < 10 && sink.texts.size() < count; ++i) loop.run_once(1000);
   }
 };
 
@@ -155,6 +168,47 @@ TEST(DatagramListener, DatagramsTheKernelCoalescedReachTheSinkOneByOne) {
   for (int i = 0; i < 10 && sink.texts.size() < sent.size(); ++i) loop.run_once(1000);
   EXPECT_EQ(sink.texts, sent);
   listener.close();
+}
+
+// Datagrams of three senders, waiting together, are read together (one
+// recvmmsg): each reaches the sink with its own sender.
+TEST(DatagramListener, DatagramsOfSeveralSendersReadTogetherKeepTheirSenders) {
+  listening l;
+  ASSERT_GE(l.udp, 0) << l.error;
+  int others[2] = {::socket(AF_INET, SOCK_DGRAM, 0), ::socket(AF_INET, SOCK_DGRAM, 0)};
+  int senders[3] = {l.client, others[0], others[1]};
+  std::vector<std::string> sent;
+  std::vector<uint16_t> ports;
+  for (int round = 0; round < 4; ++round) {
+    for (int s : senders) {
+      sent.push_back("from " + std::to_string(s) + " #" + std::to_string(round));
+      l.send(s, sent.back());
+      ports.push_back(port_of(s));
+    }
+  }
+  l.run_until(sent.size());
+  EXPECT_EQ(l.sink.texts, sent);
+  EXPECT_EQ(l.sink.ports, ports);
+  for (int s : others) ::close(s);
+}
+
+// An inline app that waits for its body runs the loop from inside a
+// datagram's handling, and that pass reads the socket again: the datagrams
+// the outer read brought and has not handed on yet must survive it.
+TEST(DatagramListener, ALoopRunFromInsideADatagramLosesNoneOfTheOuterReads) {
+  listening l;
+  ASSERT_GE(l.udp, 0) << l.error;
+  for (const char* text : {"a1", "a2", "a3"}) l.send(l.client, text);
+  bool nested = false;
+  l.sink.inside = [&](const std::string& text) {
+    if (text != "a1" || nested) return;
+    nested = true;
+    l.send(l.client, "n1");
+    l.send(l.client, "n2");
+    for (int i = 0; i < 10 && l.sink.texts.size() < 3; ++i) l.loop.run_once(1000);
+  };
+  l.run_until(5);
+  EXPECT_EQ(l.sink.texts, (std::vector<std::string>{"a1", "n1", "n2", "a2", "a3"}));
 }
 
 }  // namespace
