@@ -123,6 +123,31 @@ def test_a_trickling_body_is_cut_at_the_body_timeout_while_its_connection_serves
         server.stop()
 
 
+def test_a_client_that_ends_its_input_inside_a_body_frees_the_app_and_the_server_serves_on(served):
+    # The client sends part of a body and shuts its side of the connection
+    # (h2load does so when its time is up mid-upload). The rest can never
+    # come: the app's read fails at once (not at a timeout; none is set
+    # here), the stream is reset, and the server serves a new connection.
+    # Left waiting, an inline app held the loop in its wait for good, at
+    # full CPU, and no other client was answered.
+    client = H2Client(served, tls=True)
+    sid = client.request("/echo", method="POST", headers=[("content-length", "1000000")], end=False)
+    client.send_body(sid, b"x" * 1000, end=False)
+    time.sleep(0.3)  # the app is reading, waiting for the rest
+    raw = client.sock.sock
+    raw.shutdown(socket.SHUT_WR)
+    assert served.wait_for_log("closed inside the request body of stream 1", timeout=5)
+    # Its stream reset, the connection has nothing left: the server closes it
+    # (read as raw TLS bytes; the client can send nothing more).
+    raw.settimeout(5)
+    while raw.recv(65536):
+        pass
+    other = H2Client(served, tls=True, timeout=5)
+    assert other.get("/info", timeout=5).status == 200
+    other.close()
+    raw.close()
+
+
 def test_a_stream_held_for_an_app_slot_starts_when_a_body_timeout_frees_one():
     # Two pool threads: one stream of a connection in the app at a time.
     server = Server(["--port", "0", "--blocking-threads", "2", "--body-read-timeout", "1", WSGI]).start()

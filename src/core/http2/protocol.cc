@@ -163,8 +163,14 @@ void protocol::on_readable() {
       return;
     case session::receive_status::end:
       session_.set_eof();
-      // The client will send nothing more: streams in flight are answered, then the connection closes.
-      if (stream_count_ == 0) session_.close_now();
+      // The client will send nothing more: streams whose requests are
+      // whole are answered, then the connection closes; the others end.
+      end_cut_bodies();
+      if (stream_count_ == 0) {
+        session_.close_now();
+      } else {
+        send();
+      }
       return;
     case session::receive_status::again:
       return;

@@ -156,6 +156,8 @@ class protocol final : public session::protocol, public exchange::exchange_sink 
   bool start_upgraded_stream();
   void start_stream(stream& s, bool body_ends);
   void end_body(stream& s);
+  // The client's end of input: a body not yet whole can never be.
+  void end_cut_bodies();
   void dispatch_ready();
   bool answer_locally(stream& s);
   bool at_app_limit() const {

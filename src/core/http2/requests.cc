@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "core/http2/stream.h"
 #include "core/util/log.h"
@@ -121,6 +122,30 @@ void protocol::reset_stream(stream& s, uint32_t code) {
   s.reset_logged = true;
   metrics::rejected(gate().metrics, metrics::rejection::h2_stream_reset);
   nghttp2_submit_rst_stream(h2_, NGHTTP2_FLAG_NONE, s.id, code);
+}
+
+// The connection's input ended with these streams' bodies unfinished: an
+// app waiting for the rest hears the client is gone (a WSGI read raises,
+// ASGI gets http.disconnect) and the stream is reset; a switched stream's
+// protocol hears its peer is gone. Left waiting, an inline app would hold
+// the loop in its wait for good.
+void protocol::end_cut_bodies() {
+  std::vector<int32_t> open;  // ids first: a switched stream's flush may free streams
+  for (stream* s = streams_; s != nullptr; s = s->next) open.push_back(s->id);
+  for (int32_t id : open) {
+    stream* s = find(id);
+    if (s == nullptr || s->reset) continue;
+    if (s->carried != nullptr) {
+      s->carried->peer_gone();
+      s->carried->flush();
+    } else if (s->x != nullptr && !s->body_ended) {
+      log::write(log::level::info, "HTTP/2 connection from %s closed inside the request body of stream %d; "
+                 "resetting it", session_.peer_for_log(), s->id);
+      s->body_ended = true;
+      s->x->deliver_body_error(0);
+      reset_stream(*s, NGHTTP2_CANCEL);
+    }
+  }
 }
 
 // The client ended the stream: its body is whole, unless it is shorter
