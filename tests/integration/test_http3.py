@@ -85,13 +85,16 @@ def _datagrams_sent(metrics_port: int) -> int:
                if line.startswith("baton_quic_datagrams_sent_total"))
 
 
-@pytest.mark.parametrize("name", list(ASGI_SHAPES))
+@pytest.mark.parametrize("name", [name for name in ASGI_SHAPES if name.startswith("inverted")])
 def test_answers_an_app_gives_in_one_turn_share_packets(start, tls_certificates, name):
     # Sixteen requests on one connection, answered by the app together (the
     # last to come releases them all): their answers go out once per pass,
     # as HTTP/2 frames them, so they share packets. Sent as each answer was
     # given, they took a packet and a send each. The count is compared with
     # a connection that carried one request (its handshake and its ACKs).
+    # The inverted shape gives them in one turn of the loop thread; the pump
+    # shape's thread posts them as it goes, so how many passes they span
+    # there is the two threads' timing (under ASan, 13 to 26 datagrams).
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         metrics_port = s.getsockname()[1]
