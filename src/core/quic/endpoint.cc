@@ -83,9 +83,9 @@ void endpoint::on_datagram(const net::datagram& d) {
 // prefix, and its loops share the port by the kernel's hash, which may
 // bring a loop another's packet: that is dropped, as before.
 void endpoint::stray(const net::datagram& d, const ngtcp2_version_cid& vc) const {
-  if (!prefix_.on() || vc.dcidlen != cid_length || vc.dcid[0] != prefix_.index) return;
+  if (!prefix_.on() || vc.dcidlen != cid_length) return;
   uint8_t expected[net::cid_prefix_bytes];
-  net::cid_prefix{vc.dcid[0], prefix_.key}.write(expected);
+  prefix_.write(expected);  // this loop's index and the key
   if (std::memcmp(vc.dcid, expected, sizeof(expected)) != 0) return;
   ngtcp2_cid dcid;
   ngtcp2_cid_init(&dcid, vc.dcid, vc.dcidlen);

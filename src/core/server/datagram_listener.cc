@@ -121,17 +121,7 @@ void datagram_listener::on_io(uint32_t /*events*/) {
     ~deeper() { --depth; }
   } scope(depth_);
   for (int handed = 0; handed < datagrams_per_wake && fd_ >= 0;) {
-    for (int i = 0; i < reads_per_call; ++i) {
-      msghdr& m = b.reads[i].msg_hdr;
-      m = msghdr{};
-      m.msg_name = &b.peers[i];
-      m.msg_namelen = sizeof(b.peers[i]);
-      m.msg_iov = &b.iov[i];
-      m.msg_iovlen = 1;
-      m.msg_control = b.control[i];
-      m.msg_controllen = sizeof(b.control[i]);
-      b.reads[i].msg_len = 0;
-    }
+    for (int i = 0; i < reads_per_call; ++i) b.rearm(i);
     int count = ::recvmmsg(fd_, b.reads, reads_per_call, 0, nullptr);
     if (count < 0) {
       if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
@@ -169,7 +159,25 @@ void datagram_listener::on_io(uint32_t /*events*/) {
 }
 
 datagram_listener::read_batch::read_batch() : buffers(new uint8_t[reads_per_call * datagram_buffer_bytes]) {
-  for (int i = 0; i < reads_per_call; ++i) iov[i] = {buffers.get() + i * datagram_buffer_bytes, datagram_buffer_bytes};
+  for (int i = 0; i < reads_per_call; ++i) {
+    iov[i] = {buffers.get() + i * datagram_buffer_bytes, datagram_buffer_bytes};
+    msghdr& m = reads[i].msg_hdr;
+    m = msghdr{};
+    m.msg_name = &peers[i];
+    m.msg_iov = &iov[i];
+    m.msg_iovlen = 1;
+    m.msg_control = control[i];
+  }
+}
+
+// What a read changes in its header (the lengths the kernel filled in)
+// set back before the next.
+void datagram_listener::read_batch::rearm(int i) {
+  msghdr& m = reads[i].msg_hdr;
+  m.msg_namelen = sizeof(peers[i]);
+  m.msg_controllen = sizeof(control[i]);
+  m.msg_flags = 0;
+  reads[i].msg_len = 0;
 }
 
 }  // namespace baton::server

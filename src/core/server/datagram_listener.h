@@ -55,6 +55,7 @@ class datagram_listener final : private loop::io_handler {
   static constexpr int reads_per_call = 8;
   struct read_batch {
     read_batch();
+    void rearm(int i);
     std::unique_ptr<uint8_t[]> buffers;  // touched only as far as datagrams fill them
     sockaddr_storage peers[reads_per_call];
     iovec iov[reads_per_call];
