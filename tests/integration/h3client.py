@@ -100,10 +100,12 @@ def _setup():
     return Client
 
 
-def h3_exchange(port: int, ca: str, asks: list, timeout: float = 20, alpn=None) -> tuple[str, list[dict]]:
+def h3_exchange(port: int, ca: str, asks: list, timeout: float = 20, alpn=None, token: bytes = b"",
+                tokens: list | None = None) -> tuple[str, list[dict]]:
     """Sends `asks` (Ask, or (method, path) pairs) over one QUIC connection; returns the ALPN the handshake
     chose and each response ({"status", "headers", "body", "trailers"}, and "reset" for a stream the
-    server reset) in order, leaving out the streams the client reset itself."""
+    server reset) in order, leaving out the streams the client reset itself. The connection's first
+    Initial carries `token` (one a NEW_TOKEN frame gave); those the server gives go into `tokens`."""
     from aioquic.asyncio import connect
     from aioquic.h3.connection import H3_ALPN
     from aioquic.quic.configuration import QuicConfiguration
@@ -116,7 +118,9 @@ def h3_exchange(port: int, ca: str, asks: list, timeout: float = 20, alpn=None) 
         configuration.load_verify_locations(ca)
         # A handshake nobody answers gives up after this, not aioquic's minute.
         configuration.idle_timeout = 3.0
-        async with connect("127.0.0.1", port, configuration=configuration, create_protocol=client_class) as client:
+        configuration.token = token
+        async with connect("127.0.0.1", port, configuration=configuration, create_protocol=client_class,
+                           token_handler=tokens.append if tokens is not None else None) as client:
             futures = [f for f in (client.ask(port, a) for a in asks) if f is not None]
             client.transmit()
             responses = await asyncio.wait_for(asyncio.gather(*futures), timeout)
@@ -181,3 +185,160 @@ async def _rounds_on_one_connection(port, configuration, client_class, rounds, r
             client.transmit()
             answers.append(await asyncio.wait_for(asyncio.gather(*futures), timeout))
         return answers
+
+
+@dataclass
+class MarkedExchange:
+    status: int | None = None
+    server_marks: list[int] = field(default_factory=list)  # the ECN codepoint of each datagram the server sent
+    ecn_counts: tuple[int, int, int] | None = None  # ECT(0), ECT(1), CE: the last the server's ACKs reported
+
+
+def marked_exchange(port: int, ca: str, path: str, tos: int, timeout: float = 10) -> MarkedExchange:
+    """One GET over HTTP/3 from a plain UDP socket whose datagrams carry the IP TOS byte `tos` (its two
+    low bits the ECN codepoint), driving aioquic's connection by hand: what comes back is read with
+    its TOS byte, and the ECN counts the server's ACK frames carry (ACK_ECN, which aioquic parses and
+    drops) are kept."""
+    import select
+    import socket
+    import time
+
+    from aioquic.h3.connection import H3_ALPN, H3Connection
+    from aioquic.h3.events import HeadersReceived
+    from aioquic.quic.configuration import QuicConfiguration
+    from aioquic.quic.connection import QuicConnection
+    from aioquic.quic.events import HandshakeCompleted
+    from aioquic.quic.packet import pull_ack_frame
+
+    found = MarkedExchange()
+
+    class Counting(QuicConnection):
+        def _handle_ack_frame(self, context, frame_type, buf):
+            start = buf.tell()
+            super()._handle_ack_frame(context, frame_type, buf)
+            if frame_type == 0x03:  # ACK_ECN
+                end = buf.tell()
+                buf.seek(start)
+                pull_ack_frame(buf)
+                found.ecn_counts = (buf.pull_uint_var(), buf.pull_uint_var(), buf.pull_uint_var())
+                buf.seek(end)
+
+    configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name="localhost")
+    configuration.load_verify_locations(ca)
+    quic = Counting(configuration=configuration)
+    address = ("127.0.0.1", port)
+    http = None
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+        udp.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, tos)
+        udp.setsockopt(socket.IPPROTO_IP, socket.IP_RECVTOS, 1)
+        udp.setblocking(False)
+        quic.connect(address, now=time.monotonic())
+        deadline = time.monotonic() + timeout
+        while found.status is None and time.monotonic() < deadline:
+            for data, to in quic.datagrams_to_send(now=time.monotonic()):
+                udp.sendto(data, to)
+            timer = quic.get_timer()
+            wait = max(0.0, min(deadline, timer or deadline) - time.monotonic())
+            if select.select([udp], [], [], wait)[0]:
+                data, ancillary, _, sender = udp.recvmsg(65536, socket.CMSG_SPACE(4))
+                tos_byte = next((d[0] for level, kind, d in ancillary
+                                 if level == socket.IPPROTO_IP and kind == socket.IP_TOS), 0)
+                found.server_marks.append(tos_byte & 3)
+                quic.receive_datagram(data, sender, now=time.monotonic())
+            elif timer is not None and timer <= time.monotonic():
+                quic.handle_timer(now=time.monotonic())
+            while (event := quic.next_event()) is not None:
+                if isinstance(event, HandshakeCompleted):
+                    http = H3Connection(quic)
+                    stream = quic.get_next_available_stream_id()
+                    http.send_headers(stream, [(b":method", b"GET"), (b":scheme", b"https"),
+                                               (b":authority", f"localhost:{port}".encode()),
+                                               (b":path", path.encode())], end_stream=True)
+                elif http is not None:
+                    for e in http.handle_event(event):
+                        if isinstance(e, HeadersReceived):
+                            found.status = int(dict(e.headers)[b":status"])
+        # The last ACKs (those of the request's own packets) before leaving.
+        end = time.monotonic() + 0.3
+        while time.monotonic() < end:
+            for data, to in quic.datagrams_to_send(now=time.monotonic()):
+                udp.sendto(data, to)
+            if select.select([udp], [], [], 0.05)[0]:
+                data, sender = udp.recvfrom(65536)
+                quic.receive_datagram(data, sender, now=time.monotonic())
+        quic.close()
+        for data, to in quic.datagrams_to_send(now=time.monotonic()):
+            udp.sendto(data, to)
+    return found
+
+
+def delayed_download(port: int, ca: str, path: str, delay: float, timeout: float = 20) -> tuple[int, list]:
+    """One GET over HTTP/3 by a client that takes in each datagram `delay` seconds after it arrived (a
+    round trip of that much, as the server sees it, on loopback), and acknowledges what it took in
+    at once (one ACK for a batch, as a receiver that coalesces does): the bytes of body received, and
+    each of the server's datagrams as (the kernel's arrival time in seconds, its size)."""
+    import select
+    import socket
+    import time
+
+    from aioquic.h3.connection import H3_ALPN, H3Connection
+    from aioquic.h3.events import DataReceived
+    from aioquic.quic.configuration import QuicConfiguration
+    from aioquic.quic.connection import QuicConnection
+    from aioquic.quic.events import HandshakeCompleted
+
+    configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name="localhost")
+    configuration.load_verify_locations(ca)
+    configuration.max_data = configuration.max_stream_data = 16 << 20  # the window is not what limits it
+    quic = QuicConnection(configuration=configuration)
+    http = None
+    body = 0
+    ended = False
+    arrivals = []
+    held = []  # (when to take it in, datagram, sender)
+    timestamps = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux's; its control message has its number
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+        udp.setsockopt(socket.SOL_SOCKET, timestamps, 1)
+        udp.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        udp.setblocking(False)
+        quic.connect(("127.0.0.1", port), now=time.monotonic())
+        deadline = time.monotonic() + timeout
+        while not ended and time.monotonic() < deadline:
+            for data, to in quic.datagrams_to_send(now=time.monotonic()):
+                udp.sendto(data, to)
+            due = [t for t in (quic.get_timer(), held[0][0] if held else None) if t is not None]
+            wait = max(0.0, min([deadline, *due]) - time.monotonic())
+            if select.select([udp], [], [], wait)[0]:
+                while True:
+                    try:
+                        data, ancillary, _, sender = udp.recvmsg(65536, socket.CMSG_SPACE(16))
+                    except BlockingIOError:
+                        break
+                    stamp = next((int.from_bytes(d[:8], "little") + int.from_bytes(d[8:16], "little") / 1e9
+                                  for level, kind, d in ancillary
+                                  if level == socket.SOL_SOCKET and kind == timestamps), 0.0)
+                    arrivals.append((stamp, len(data)))
+                    held.append((time.monotonic() + delay, data, sender))
+            now = time.monotonic()
+            while held and held[0][0] <= now:
+                _, data, sender = held.pop(0)
+                quic.receive_datagram(data, sender, now=now)
+            timer = quic.get_timer()
+            if timer is not None and timer <= now:
+                quic.handle_timer(now=now)
+            while (event := quic.next_event()) is not None:
+                if isinstance(event, HandshakeCompleted):
+                    http = H3Connection(quic)
+                    stream = quic.get_next_available_stream_id()
+                    http.send_headers(stream, [(b":method", b"GET"), (b":scheme", b"https"),
+                                               (b":authority", f"localhost:{port}".encode()),
+                                               (b":path", path.encode())], end_stream=True)
+                elif http is not None:
+                    for e in http.handle_event(event):
+                        if isinstance(e, DataReceived):
+                            body += len(e.data)
+                            ended = ended or e.stream_ended
+        quic.close()
+        for data, to in quic.datagrams_to_send(now=time.monotonic()):
+            udp.sendto(data, to)
+    return body, arrivals

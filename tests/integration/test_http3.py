@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
-from tests.integration.h3client import h3_exchange
+from tests.integration.h3client import delayed_download, h3_exchange, marked_exchange
 from tests.integration.server import ROOT, Server
 
 from baton import _baton
@@ -111,6 +111,75 @@ def test_answers_an_app_gives_in_one_turn_share_packets(start, tls_certificates,
     together = _datagrams_sent(metrics_port) - before - single
     # Sixteen small answers fit in two packets; each in its own is sixteen.
     assert together <= single + 6, f"{together} datagrams for {many} answers given at once ({single} for one)"
+
+
+@pytest.mark.parametrize("tos", [0x02, 0x03], ids=["ect0", "ce"])
+def test_ecn_marks_are_counted_back_to_the_client_and_the_servers_packets_carry_them(start, tls_certificates, tos):
+    # RFC 9000 section 13.4: the server counts the ECN codepoints of what it
+    # receives and reports them in its ACKs (ACK_ECN), so a client learns
+    # that its path keeps the marks, and congestion (CE) without a loss; and
+    # it marks its own packets ECT(0) while it checks the client's path the
+    # same way (aioquic reports no counts back, so that check fails and the
+    # marks stop after the first few).
+    server = start("--http3", *tls_args(tls_certificates))
+    found = marked_exchange(server.port, str(tls_certificates.ca), HEALTH, tos)
+    assert found.status == 200
+    assert found.ecn_counts is not None, "no ACK of the server's reported ECN counts"
+    ect0, ect1, ce = found.ecn_counts
+    marked = ect0 if tos == 0x02 else ce
+    assert marked >= 1 and ect1 == 0 and (ce if tos == 0x02 else ect0) == 0, found.ecn_counts
+    assert 2 in found.server_marks, f"no datagram of the server's was marked ECT(0): {found.server_marks}"
+
+
+def test_a_download_leaves_in_paced_bursts_never_more_than_the_send_quantum(start, tls_certificates):
+    # 1 MiB to a client 20 ms away that acknowledges in batches: each ACK
+    # frees much of the congestion window at once. Paced (RFC 9002 section
+    # 7.7), a burst is at most ngtcp2's send quantum (a millisecond of the
+    # pacing rate, 64 KiB at most) and the next waits for the pacer; sent
+    # as the window allowed, bursts of 64 datagrams left back to back.
+    server = start("--http3", *tls_args(tls_certificates))
+    body, arrivals = delayed_download(server.port, str(tls_certificates.ca), "/file", delay=0.02)
+    assert body == 1 << 20
+    bursts, last = [0], None
+    for at, size in arrivals:
+        if last is not None and at - last > 0.0002:  # a burst's datagrams arrive within microseconds
+            bursts.append(0)
+        bursts[-1] += size
+        last = at
+    assert max(bursts) <= 65536 + 1500, f"bursts of {sorted(bursts)[-5:]} bytes"
+
+
+def _retries_sent(metrics_port: int) -> int:
+    text = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5).text
+    return sum(int(float(line.rsplit(" ", 1)[1])) for line in text.splitlines()
+               if line.startswith("baton_quic_retries_total"))
+
+
+def test_a_token_one_connection_gives_lets_the_next_skip_the_retry_on_any_worker(start, tls_certificates):
+    # NEW_TOKEN (RFC 9000 section 8.1.3): with every new connection asked to
+    # prove its address (--quic-retry always), a client that comes back with
+    # the token its last connection gave it is taken at once, by whichever
+    # worker its Initial reaches (the token's secret is the master's, shared);
+    # a token altered in one byte proves nothing, and that client is retried.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        metrics_port = s.getsockname()[1]
+    server = start("--http3", "--quic-retry", "always", "--workers", "2", *tls_args(tls_certificates),
+                   "--metrics-bind", f"127.0.0.1:{metrics_port}")
+    ca = str(tls_certificates.ca)
+    tokens = []
+    _, [first] = h3_exchange(server.port, ca, [("GET", HEALTH)], tokens=tokens)
+    assert first["status"] == 200
+    assert _retries_sent(metrics_port) == 1
+    assert tokens and tokens[0][0] == 0x36, "no NEW_TOKEN token of ngtcp2's kind came"
+    for _ in range(8):  # new connections' Initials are spread over the workers
+        _, [again] = h3_exchange(server.port, ca, [("GET", HEALTH)], token=tokens[0])
+        assert again["status"] == 200
+    assert _retries_sent(metrics_port) == 1, "a client with a good token was asked to retry"
+    forged = tokens[0][:-1] + bytes([tokens[0][-1] ^ 1])
+    _, [retried] = h3_exchange(server.port, ca, [("GET", HEALTH)], token=forged)
+    assert retried["status"] == 200
+    assert _retries_sent(metrics_port) == 2
 
 
 @pytest.mark.parametrize("name", list(SHAPES))

@@ -21,6 +21,7 @@ struct datagram {
   const sockaddr* local = nullptr;
   socklen_t local_length = 0;
   int fd = -1;  // the socket it came in on, which replies leave from
+  uint8_t ecn = 0;  // its ECN codepoint (the IP header's two low TOS bits: RFC 3168)
 };
 
 // Its owner may hold it as a sink (the server, which knows no QUIC type).

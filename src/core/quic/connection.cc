@@ -26,9 +26,6 @@ constexpr uint64_t stream_window = uint64_t{256} * 1024;
 constexpr uint64_t connection_window = uint64_t{1024} * 1024;
 constexpr uint64_t client_request_streams = 100;
 constexpr uint64_t idle_timeout = 30 * NGTCP2_SECONDS;
-// Packets one flush writes before it lets the loop serve others; ngtcp2's
-// pacing and the expiry timer bring the connection back for the rest.
-constexpr int packets_per_flush = 64;
 
 connection& self_of(void* p) { return *static_cast<connection*>(p); }
 
@@ -60,7 +57,7 @@ ngtcp2_conn* connection::conn_of(ngtcp2_crypto_conn_ref* ref) {
 }
 
 bool connection::accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const ngtcp2_cid& scid,
-                        const ngtcp2_cid* original, std::string& error) {
+                        const ngtcp2_cid* original, ngtcp2_token_type proof, std::string& error) {
   fd_ = d.fd;
   set_peer(d.peer, d.peer_length);
   std::memcpy(&local_, d.local, d.local_length);
@@ -95,10 +92,12 @@ bool connection::accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const n
   ngtcp2_settings settings;
   ngtcp2_settings_default(&settings);
   settings.initial_ts = now_ns();
-  if (original != nullptr) {
-    // The client came back with our Retry token: its address is proven.
+  if (proof != NGTCP2_TOKEN_TYPE_UNKNOWN) {
+    // The client came back with our Retry token, or one an earlier
+    // connection gave it: its address is proven.
     settings.token = hd.token;
     settings.tokenlen = hd.tokenlen;
+    settings.token_type = proof;
   }
 
   ngtcp2_transport_params params;
@@ -137,6 +136,7 @@ void connection::receive(const net::datagram& d) {
                    {const_cast<ngtcp2_sockaddr*>(d.peer), d.peer_length},
                    nullptr};
   ngtcp2_pkt_info info{};
+  info.ecn = d.ecn;
   reading_ = true;
   int rv = ngtcp2_conn_read_pkt(conn_, &path, &info, d.data, d.length, now_ns());
   reading_ = false;
@@ -260,7 +260,7 @@ void connection::send_close() {
                                                       now_ns());
   if (n > 0) {
     packet_batch::send_one(fd_, packet, static_cast<size_t>(n), ps.path.remote,
-                           metrics_ != nullptr ? &metrics_->quic.datagrams_sent : nullptr);
+                           metrics_ != nullptr ? &metrics_->quic.datagrams_sent : nullptr, info.ecn);
   }
   closed_ = true;
   owner_.closed(this);
@@ -290,6 +290,14 @@ void connection::on_timer() {
 // with what QUIC itself owes (acknowledgements, handshake, flow control)
 // into one packet a call; the packets go out together (packet_batch.h:
 // one segmented send for a run of them).
+//
+// Paced as ngtcp2 paces (RFC 9002 section 7.7): one flush writes at most
+// its send quantum (what the congestion controller's pacing rate allows in
+// a millisecond: 10 packets to 64 KiB), then tells it the time of the
+// send, from which it works out when the next burst may leave; until then
+// it writes nothing, and its expiry (the timer below) brings the
+// connection back. A burst is also the most one connection writes before
+// the loop serves others.
 void connection::flush() {
   if (closed_) return;
   flush_due_ = false;
@@ -300,7 +308,8 @@ void connection::flush() {
   const uint64_t ts = now_ns();
   const size_t max_packet = std::min<size_t>(ngtcp2_conn_get_max_tx_udp_payload_size(conn_),
                                              NGTCP2_MAX_UDP_PAYLOAD_SIZE);
-  for (int sent = 0; sent < packets_per_flush;) {
+  const size_t quantum = ngtcp2_conn_get_send_quantum(conn_);
+  for (size_t sent = 0; sent < quantum;) {
     int64_t stream_id = -1;
     int fin = 0;
     nghttp3_vec data[16];
@@ -338,8 +347,8 @@ void connection::flush() {
     }
     if (accepted >= 0) nghttp3_conn_add_write_offset(h3_.native(), stream_id, static_cast<size_t>(accepted));
     if (n == 0) break;
-    batch.add(static_cast<size_t>(n), ps.path);
-    ++sent;
+    batch.add(static_cast<size_t>(n), ps.path, info.ecn);
+    sent += static_cast<size_t>(n);
   }
   batch.send();
   ngtcp2_conn_update_pkt_tx_time(conn_, ts);
@@ -456,6 +465,12 @@ int connection::on_handshake_completed(ngtcp2_conn* conn, void* self) {
   if (c.metrics_ != nullptr) metrics::bump(c.metrics_->quic.handshakes);
   c.tls_facts_.version = 0x0304;  // QUIC is TLS 1.3 only (RFC 9001 section 4.2)
   c.tls_facts_.cipher_suite = c.tls_.cipher_suite();
+  // A token for the client's next connection (address_tokens.h); none
+  // made is no loss but that connection's head start.
+  uint8_t token[address_tokens::max_length];
+  const size_t length = c.owner_.tokens().make(reinterpret_cast<const sockaddr*>(&c.peer_), c.peer_length_,
+                                               now_ns(), token);
+  if (length > 0 && ngtcp2_conn_submit_new_token(conn, token, length) != 0) return NGTCP2_ERR_CALLBACK_FAILURE;
   return c.h3_.start(conn) == 0 ? 0 : NGTCP2_ERR_CALLBACK_FAILURE;
 }
 

@@ -45,10 +45,13 @@ class connection final : private loop::timer_handler, private connection_link {
   // For the client's first Initial `d` (its header `hd`, from
   // ngtcp2_accept): the connection made, its first connection ID `scid`
   // chosen by the endpoint; `original`, when the Initial carried a valid
-  // Retry token, the destination ID the client first chose (null without).
-  // False with `error` set when it cannot be.
+  // Retry token, the destination ID the client first chose (null without);
+  // `proof`, the kind of valid token the Initial carried (a Retry's, a
+  // NEW_TOKEN's), which proves the client's address, or
+  // NGTCP2_TOKEN_TYPE_UNKNOWN for none. False with `error` set when it
+  // cannot be.
   bool accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const ngtcp2_cid& scid, const ngtcp2_cid* original,
-              std::string& error);
+              ngtcp2_token_type proof, std::string& error);
   // A datagram for this connection: read, answered, the timer re-armed.
   void receive(const net::datagram& d);
   bool closed() const { return closed_; }

@@ -19,6 +19,17 @@ constexpr uint8_t long_header_bit = 0x80;  // RFC 9000 section 17: the first byt
 
 std::string key_of(const ngtcp2_cid& cid) { return std::string(reinterpret_cast<const char*>(cid.data), cid.datalen); }
 
+// A process serving alone has no master to hand its loops one secret: they
+// share one drawn once for the process (null when none could be drawn).
+const std::array<uint8_t, 32>* process_secret() {
+  static const auto drawn = [] {
+    std::pair<std::array<uint8_t, 32>, bool> s{};
+    s.second = RAND_bytes(s.first.data(), static_cast<int>(s.first.size())) == 1;
+    return s;
+  }();
+  return drawn.second ? &drawn.first : nullptr;
+}
+
 }  // namespace
 
 std::unique_ptr<endpoint> endpoint::make(loop::event_loop& loop, const net::tls_context& tls, const context& ctx,
@@ -30,8 +41,14 @@ std::unique_ptr<endpoint> endpoint::make(loop::event_loop& loop, const net::tls_
   if (made->tls_ == nullptr) return nullptr;
   if (reset_secret.size() == made->reset_secret_.size()) {
     std::copy(reset_secret.begin(), reset_secret.end(), made->reset_secret_.begin());
-  } else if (RAND_bytes(made->reset_secret_.data(), static_cast<int>(made->reset_secret_.size())) != 1) {
+  } else if (const auto* own = process_secret(); own != nullptr) {
+    made->reset_secret_ = *own;
+  } else {
     error = "no random bytes for the stateless reset secret";
+    return nullptr;
+  }
+  if (!made->tokens_.init(made->reset_secret_)) {
+    error = "the address tokens' secret could not be derived";
     return nullptr;
   }
   if (!made->retry_.init()) {
@@ -100,9 +117,13 @@ void endpoint::accept(const net::datagram& d) {
   if (ngtcp2_accept(&hd, d.data, d.length) != 0) return;  // not a client's Initial: dropped
   ngtcp2_cid original;
   const ngtcp2_cid* retried = nullptr;
+  ngtcp2_token_type proof = NGTCP2_TOKEN_TYPE_UNKNOWN;  // what proved the client's address: nothing yet
   if (retry_tokens::carries_retry_token(hd)) {
     if (!retry_.verify(d, hd, original, now_ns())) return;  // forged, stale or from elsewhere: dropped
     retried = &original;
+    proof = NGTCP2_TOKEN_TYPE_RETRY;
+  } else if (address_tokens::carried(hd) && tokens_.verify(d, hd, now_ns())) {
+    proof = NGTCP2_TOKEN_TYPE_NEW_TOKEN;  // a token an earlier connection gave it
   } else if (retry_mode_ == net::quic_retry_mode::always ||
              (retry_mode_ == net::quic_retry_mode::automatic && handshaking_ >= net::retry_past_handshakes)) {
     retry(d);
@@ -119,7 +140,7 @@ void endpoint::accept(const net::datagram& d) {
   live_.emplace(c, std::move(made));
   ++handshaking_;
   std::string error;
-  if (!c->accept(d, hd, scid, retried, error)) {
+  if (!c->accept(d, hd, scid, retried, proof, error)) {
     log::write(log::level::warning, "quic: a new connection failed: %s", error.c_str());
     closed(c);
   }

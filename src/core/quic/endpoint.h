@@ -27,6 +27,7 @@
 #include "core/net/quic_retry_mode.h"
 #include "core/net/tls.h"
 #include "core/quic/context.h"
+#include "core/quic/address_tokens.h"
 #include "core/quic/retry.h"
 #include "core/quic/tls_server.h"
 
@@ -41,7 +42,9 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   // Every connection ID it issues begins with `prefix` when that is on
   // (net/cid_steering.h: the loop's socket in a steered group).
   // `reset_secret` (32 bytes, the same in every loop of the server: a
-  // master's) derives the IDs' stateless reset tokens; empty, a random one.
+  // master's) derives the IDs' stateless reset tokens and the secret of the
+  // tokens for clients' next connections (address_tokens.h); empty, the
+  // process's own random one, which its loops share.
   // `retry` says when a new connection is asked to prove its address.
   static std::unique_ptr<endpoint> make(loop::event_loop& loop, const net::tls_context& tls, const context& ctx,
                                         const net::cid_prefix& prefix, const std::string& reset_secret,
@@ -70,6 +73,8 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   // The stateless reset token of `cid` (RFC 9000 section 10.3), derived
   // from this endpoint's secret.
   bool reset_token(const ngtcp2_cid& cid, uint8_t* token) const;
+  // The tokens connections give their clients for the next connection.
+  const address_tokens& tokens() const { return tokens_; }
   // A client's first Initial `d` that must be retried (retry.h): a Retry is sent.
   void retry(const net::datagram& d);
   // A connection closed: freed on the next turn, not inside its own call.
@@ -97,6 +102,7 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   std::unique_ptr<tls_server> tls_;
   std::array<uint8_t, 32> reset_secret_{};
   retry_tokens retry_;
+  address_tokens tokens_;
   bool draining_ = false;
   std::unordered_map<std::string, connection*> by_id_;
   std::unordered_map<connection*, std::unique_ptr<connection>> live_;

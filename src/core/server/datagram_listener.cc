@@ -23,17 +23,31 @@ constexpr int datagrams_per_wake = 64;
 // brings up to this much of one sender's datagrams.
 constexpr size_t datagram_buffer_bytes = 65536;
 
-// The size of each datagram the kernel coalesced into `m` (UDP_GRO), or 0
-// when it holds one.
-size_t segment_size(msghdr& m) {
+// What a read's control data says: the size of each datagram the kernel
+// coalesced (UDP_GRO; 0 when it holds one) and their ECN codepoint (all of
+// a coalesced run share it: GRO joins only datagrams alike in their
+// headers).
+struct read_facts {
+  size_t segment = 0;
+  uint8_t ecn = 0;
+};
+
+read_facts facts_of(msghdr& m) {
+  read_facts facts;
   for (cmsghdr* c = CMSG_FIRSTHDR(&m); c != nullptr; c = CMSG_NXTHDR(&m, c)) {
     if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
       int size = 0;
       std::memcpy(&size, CMSG_DATA(c), sizeof(size));
-      return size > 0 ? static_cast<size_t>(size) : 0;
+      facts.segment = size > 0 ? static_cast<size_t>(size) : 0;
+    } else if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS) {
+      facts.ecn = *CMSG_DATA(c) & 0x3;  // one byte
+    } else if (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_TCLASS) {
+      int tclass = 0;
+      std::memcpy(&tclass, CMSG_DATA(c), sizeof(tclass));
+      facts.ecn = static_cast<uint8_t>(tclass & 0x3);
     }
   }
-  return 0;
+  return facts;
 }
 
 }  // namespace
@@ -80,6 +94,10 @@ datagram_listener::datagram_listener(loop::event_loop& loop, int fd, net::datagr
   // below). A kernel without it gives them one a read, as before.
   int on = 1;
   setsockopt(fd_, SOL_UDP, UDP_GRO, &on, sizeof(on));
+  // Each datagram's ECN codepoint: IPv4's TOS byte (also of the IPv4
+  // datagrams a dual-stack IPv6 socket receives), IPv6's traffic class.
+  setsockopt(fd_, IPPROTO_IP, IP_RECVTOS, &on, sizeof(on));
+  if (local_.ss_family == AF_INET6) setsockopt(fd_, IPPROTO_IPV6, IPV6_RECVTCLASS, &on, sizeof(on));
 }
 
 datagram_listener::~datagram_listener() {
@@ -136,7 +154,8 @@ void datagram_listener::on_io(uint32_t /*events*/) {
     for (int i = 0; i < count && fd_ >= 0; ++i) {
       msghdr& m = b.reads[i].msg_hdr;
       size_t length = b.reads[i].msg_len;
-      size_t segment = segment_size(m);
+      const read_facts facts = facts_of(m);
+      size_t segment = facts.segment;
       if (segment == 0 || segment > length) segment = length;
       net::datagram d;
       d.peer = reinterpret_cast<const sockaddr*>(&b.peers[i]);
@@ -144,6 +163,7 @@ void datagram_listener::on_io(uint32_t /*events*/) {
       d.local = reinterpret_cast<const sockaddr*>(&local_);
       d.local_length = local_length_;
       d.fd = fd_;
+      d.ecn = facts.ecn;
       const uint8_t* base = static_cast<const uint8_t*>(b.iov[i].iov_base);
       size_t at = 0;
       do {

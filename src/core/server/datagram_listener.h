@@ -5,7 +5,9 @@
 // listener set beside the stream listeners and is paused, resumed and
 // closed with them; a paused one leaves datagrams in the kernel's buffer,
 // which drops what overflows (QUIC resends). One recvmmsg reads up to
-// eight such runs, of as many senders.
+// eight such runs, of as many senders. Each read also brings its
+// datagrams' ECN codepoint (IP_RECVTOS, IPV6_RECVTCLASS), which QUIC counts
+// and reports back to the sender (RFC 9000 section 13.4).
 //
 // Loop thread only.
 #pragma once
@@ -51,7 +53,8 @@ class datagram_listener final : private loop::io_handler {
   sockaddr_storage local_{};
   socklen_t local_length_ = 0;
   // One call's reads: each a buffer of UDP's most (and GRO's), its
-  // sender's address and its control data (the GRO segment size).
+  // sender's address and its control data (the GRO segment size, the
+  // traffic class).
   static constexpr int reads_per_call = 8;
   struct read_batch {
     read_batch();
@@ -59,7 +62,7 @@ class datagram_listener final : private loop::io_handler {
     std::unique_ptr<uint8_t[]> buffers;  // touched only as far as datagrams fill them
     sockaddr_storage peers[reads_per_call];
     iovec iov[reads_per_call];
-    alignas(cmsghdr) char control[reads_per_call][CMSG_SPACE(sizeof(int))];
+    alignas(cmsghdr) char control[reads_per_call][2 * CMSG_SPACE(sizeof(int))];
     mmsghdr reads[reads_per_call];
   };
   // A batch for each depth of on_io: an inline app that waits for its body

@@ -2,8 +2,10 @@
 // loopback UDP sockets: a run of packets of one size (the last shorter) to
 // one address arrives as those datagrams, each whole and in order, though
 // sent together; a packet to another address, or a longer one, starts a new
-// run; a batch fuller than one send carries goes out in several; and every
-// datagram is counted.
+// run; a batch fuller than one send carries goes out in several; every
+// datagram is counted; and each leaves with the ECN codepoint given for it
+// (a change of codepoint starts a new run), alone or in a run, to IPv4 and
+// IPv6 peers.
 #include "core/quic/packet_batch.h"
 
 #include <arpa/inet.h>
@@ -22,13 +24,25 @@ namespace {
 
 using baton::quic::packet_batch;
 
+// A loopback UDP socket (IPv4, or IPv6 on ::1) that reads each datagram
+// with its ECN codepoint.
 struct receiver {
-  receiver() {
-    fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-    socklen_t length = sizeof(address);
+  explicit receiver(int family = AF_INET) {
+    fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    int on = 1;
+    if (family == AF_INET) {
+      auto& a = reinterpret_cast<sockaddr_in&>(address);
+      a.sin_family = AF_INET;
+      a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &on, sizeof(on));
+    } else {
+      auto& a = reinterpret_cast<sockaddr_in6&>(address);
+      a.sin6_family = AF_INET6;
+      a.sin6_addr = in6addr_loopback;
+      setsockopt(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, &on, sizeof(on));
+    }
+    length = family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
+    bind(fd, reinterpret_cast<sockaddr*>(&address), length);
     getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
     int size = 4 << 20;
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
@@ -40,9 +54,22 @@ struct receiver {
     pollfd p{fd, POLLIN, 0};
     while (poll(&p, 1, 200) > 0) {
       char buffer[70000];
-      ssize_t n = recv(fd, buffer, sizeof(buffer), 0);
+      iovec iov{buffer, sizeof(buffer)};
+      alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+      msghdr m{};
+      m.msg_iov = &iov;
+      m.msg_iovlen = 1;
+      m.msg_control = control;
+      m.msg_controllen = sizeof(control);
+      ssize_t n = recvmsg(fd, &m, 0);
       if (n < 0) break;
       got.emplace_back(buffer, static_cast<size_t>(n));
+      int tclass = 0;
+      for (cmsghdr* c = CMSG_FIRSTHDR(&m); c != nullptr; c = CMSG_NXTHDR(&m, c)) {
+        if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS) tclass = *CMSG_DATA(c);
+        if (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_TCLASS) std::memcpy(&tclass, CMSG_DATA(c), sizeof(int));
+      }
+      ecn.push_back(tclass & 3);
     }
     return got;
   }
@@ -50,20 +77,22 @@ struct receiver {
   ngtcp2_path path() {
     ngtcp2_path p{};
     p.remote.addr = reinterpret_cast<ngtcp2_sockaddr*>(&address);
-    p.remote.addrlen = sizeof(address);
+    p.remote.addrlen = length;
     return p;
   }
 
   int fd = -1;
-  sockaddr_in address{};
+  sockaddr_storage address{};
+  socklen_t length = 0;
+  std::vector<int> ecn;  // of each datagram read_all() read
 };
 
 std::string packet_of(size_t length, int number) { return std::string(length, static_cast<char>('a' + number % 26)); }
 
-void put(packet_batch& batch, const std::string& packet, const ngtcp2_path& path) {
+void put(packet_batch& batch, const std::string& packet, const ngtcp2_path& path, uint8_t ecn = 0) {
   uint8_t* at = batch.next(1452);
   std::memcpy(at, packet.data(), packet.size());
-  batch.add(packet.size(), path);
+  batch.add(packet.size(), path, ecn);
 }
 
 TEST(PacketBatch, ARunOfPacketsArrivesAsThoseDatagramsWholeAndInOrder) {
@@ -118,6 +147,29 @@ TEST(PacketBatch, MorePacketsThanOneSendCarriesGoOutInSeveral) {
   EXPECT_EQ(r.read_all(), packets);
   EXPECT_EQ(sent.load(), packets.size());
   close(sender);
+}
+
+// ngtcp2 marks packets ECT(0) (2) while it checks that the path keeps the
+// marks; a run of marked packets, one unmarked, one alone marked CE (3):
+// each arrives with its own codepoint, over IPv4 and IPv6.
+TEST(PacketBatch, EachPacketLeavesWithItsEcnCodepoint) {
+  for (int family : {AF_INET, AF_INET6}) {
+    receiver r(family);
+    int sender = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    std::vector<std::string> packets;
+    for (int i = 0; i < 4; ++i) packets.push_back(packet_of(1200, i));
+    {
+      packet_batch batch(sender, nullptr);
+      for (int i = 0; i < 3; ++i) put(batch, packets[i], r.path(), 2);
+      put(batch, packets[3], r.path(), 0);  // the same size: a codepoint alone starts a new run
+    }
+    EXPECT_EQ(r.read_all(), packets) << family;
+    EXPECT_EQ(r.ecn, (std::vector<int>{2, 2, 2, 0})) << family;
+    packet_batch::send_one(sender, reinterpret_cast<const uint8_t*>("close"), 5, r.path().remote, nullptr, 3);
+    EXPECT_EQ(r.read_all(), std::vector<std::string>{"close"}) << family;
+    EXPECT_EQ(r.ecn.back(), 3) << family;
+    close(sender);
+  }
 }
 
 }  // namespace

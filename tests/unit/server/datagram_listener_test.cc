@@ -5,7 +5,8 @@
 // coalesced a run of them into one read (GRO), when one read brought
 // several senders' (recvmmsg), and when the loop runs again from inside a
 // datagram's handling (an inline app waiting for its body) while the rest
-// of that read are still to go.
+// of that read are still to go; and each datagram's ECN codepoint comes
+// with it.
 #include "core/server/datagram_listener.h"
 
 #include <arpa/inet.h>
@@ -44,10 +45,12 @@ struct recording_sink final : baton::net::datagram_sink {
   void on_datagram(const baton::net::datagram& d) override {
     texts.emplace_back(reinterpret_cast<const char*>(d.data), d.length);
     ports.push_back(ntohs(reinterpret_cast<const sockaddr_in*>(d.peer)->sin_port));
+    ecn.push_back(d.ecn);
     if (inside) inside(texts.back());
   }
   std::vector<std::string> texts;
   std::vector<uint16_t> ports;
+  std::vector<int> ecn;
   std::function<void(const std::string&)> inside;  // run within the handling of each datagram
 };
 
@@ -209,6 +212,25 @@ TEST(DatagramListener, ALoopRunFromInsideADatagramLosesNoneOfTheOuterReads) {
   };
   l.run_until(5);
   EXPECT_EQ(l.sink.texts, (std::vector<std::string>{"a1", "n1", "n2", "a2", "a3"}));
+}
+
+// Datagrams sent marked with each ECN codepoint (the sender's TOS byte:
+// not-ECT, ECT(1), ECT(0), CE) reach the sink with that codepoint, which
+// QUIC counts and reports back; without it the sender's path check fails
+// and it stops marking.
+TEST(DatagramListener, EachDatagramComesWithItsEcnCodepoint) {
+  listening l;
+  ASSERT_GE(l.udp, 0) << l.error;
+  std::vector<std::string> sent;
+  for (int codepoint : {0, 1, 2, 3}) {
+    int tos = codepoint;
+    ASSERT_EQ(setsockopt(l.client, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)), 0);
+    sent.push_back("marked " + std::to_string(codepoint));
+    l.send(l.client, sent.back());
+  }
+  l.run_until(sent.size());
+  EXPECT_EQ(l.sink.texts, sent);
+  EXPECT_EQ(l.sink.ecn, (std::vector<int>{0, 1, 2, 3}));
 }
 
 }  // namespace
