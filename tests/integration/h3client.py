@@ -187,6 +187,31 @@ async def _rounds_on_one_connection(port, configuration, client_class, rounds, r
         return answers
 
 
+class _OneGet:
+    """A GET of `path` on a sans-IO aioquic connection, sent once its handshake completes; events()
+    turns what the connection has received since into HTTP/3 events."""
+
+    def __init__(self, quic, port: int, path: str):
+        self.quic, self.port, self.path = quic, port, path
+        self.http = None
+
+    def events(self) -> list:
+        from aioquic.h3.connection import H3Connection
+        from aioquic.quic.events import HandshakeCompleted
+
+        found = []
+        while (event := self.quic.next_event()) is not None:
+            if isinstance(event, HandshakeCompleted):
+                self.http = H3Connection(self.quic)
+                stream = self.quic.get_next_available_stream_id()
+                self.http.send_headers(stream, [(b":method", b"GET"), (b":scheme", b"https"),
+                                                (b":authority", f"localhost:{self.port}".encode()),
+                                                (b":path", self.path.encode())], end_stream=True)
+            elif self.http is not None:
+                found += self.http.handle_event(event)
+        return found
+
+
 @dataclass
 class MarkedExchange:
     status: int | None = None
@@ -203,11 +228,10 @@ def marked_exchange(port: int, ca: str, path: str, tos: int, timeout: float = 10
     import socket
     import time
 
-    from aioquic.h3.connection import H3_ALPN, H3Connection
+    from aioquic.h3.connection import H3_ALPN
     from aioquic.h3.events import HeadersReceived
     from aioquic.quic.configuration import QuicConfiguration
     from aioquic.quic.connection import QuicConnection
-    from aioquic.quic.events import HandshakeCompleted
     from aioquic.quic.packet import pull_ack_frame
 
     found = MarkedExchange()
@@ -226,8 +250,8 @@ def marked_exchange(port: int, ca: str, path: str, tos: int, timeout: float = 10
     configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name="localhost")
     configuration.load_verify_locations(ca)
     quic = Counting(configuration=configuration)
+    get = _OneGet(quic, port, path)
     address = ("127.0.0.1", port)
-    http = None
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
         udp.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, tos)
         udp.setsockopt(socket.IPPROTO_IP, socket.IP_RECVTOS, 1)
@@ -247,17 +271,9 @@ def marked_exchange(port: int, ca: str, path: str, tos: int, timeout: float = 10
                 quic.receive_datagram(data, sender, now=time.monotonic())
             elif timer is not None and timer <= time.monotonic():
                 quic.handle_timer(now=time.monotonic())
-            while (event := quic.next_event()) is not None:
-                if isinstance(event, HandshakeCompleted):
-                    http = H3Connection(quic)
-                    stream = quic.get_next_available_stream_id()
-                    http.send_headers(stream, [(b":method", b"GET"), (b":scheme", b"https"),
-                                               (b":authority", f"localhost:{port}".encode()),
-                                               (b":path", path.encode())], end_stream=True)
-                elif http is not None:
-                    for e in http.handle_event(event):
-                        if isinstance(e, HeadersReceived):
-                            found.status = int(dict(e.headers)[b":status"])
+            for e in get.events():
+                if isinstance(e, HeadersReceived):
+                    found.status = int(dict(e.headers)[b":status"])
         # The last ACKs (those of the request's own packets) before leaving.
         end = time.monotonic() + 0.3
         while time.monotonic() < end:
@@ -281,17 +297,16 @@ def delayed_download(port: int, ca: str, path: str, delay: float, timeout: float
     import socket
     import time
 
-    from aioquic.h3.connection import H3_ALPN, H3Connection
+    from aioquic.h3.connection import H3_ALPN
     from aioquic.h3.events import DataReceived
     from aioquic.quic.configuration import QuicConfiguration
     from aioquic.quic.connection import QuicConnection
-    from aioquic.quic.events import HandshakeCompleted
 
     configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name="localhost")
     configuration.load_verify_locations(ca)
     configuration.max_data = configuration.max_stream_data = 16 << 20  # the window is not what limits it
     quic = QuicConnection(configuration=configuration)
-    http = None
+    get = _OneGet(quic, port, path)
     body = 0
     ended = False
     arrivals = []
@@ -326,18 +341,10 @@ def delayed_download(port: int, ca: str, path: str, delay: float, timeout: float
             timer = quic.get_timer()
             if timer is not None and timer <= now:
                 quic.handle_timer(now=now)
-            while (event := quic.next_event()) is not None:
-                if isinstance(event, HandshakeCompleted):
-                    http = H3Connection(quic)
-                    stream = quic.get_next_available_stream_id()
-                    http.send_headers(stream, [(b":method", b"GET"), (b":scheme", b"https"),
-                                               (b":authority", f"localhost:{port}".encode()),
-                                               (b":path", path.encode())], end_stream=True)
-                elif http is not None:
-                    for e in http.handle_event(event):
-                        if isinstance(e, DataReceived):
-                            body += len(e.data)
-                            ended = ended or e.stream_ended
+            for e in get.events():
+                if isinstance(e, DataReceived):
+                    body += len(e.data)
+                    ended = ended or e.stream_ended
         quic.close()
         for data, to in quic.datagrams_to_send(now=time.monotonic()):
             udp.sendto(data, to)
