@@ -18,8 +18,9 @@
 //           bit 3     WebSockets served (extended CONNECT announced)
 //           bit 4     a drain begins before the end
 //           bit 5     the app timeout abandons the streams still in the app
-//           bit 6     the client closes the connection at the end (else
-//                     the server stops: close_all)
+//           bit 6     the client closes the connection at the end (it
+//                     drains), then the server stops: close_all (alone
+//                     without it)
 //           bit 7     an app that has begun its answer fails instead of
 //                     finishing it
 //   a record: op, a length (two bytes, big-endian, cut to what is left),
@@ -445,10 +446,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     pass(h, client, true);
     if ((c0 & 0x40) != 0) {
+      // The client's close: the connection drains (closing_period.h), and
+      // the server's stop ends that period too.
       client.close();
-    } else {
-      server->close_all();
+      h.loop.run_once(0);
     }
+    server->close_all();
     h.loop.run_once(0);
     if (server->open_connections() != 0) {
       broken("the endpoint holds connections after they closed", std::to_string(server->open_connections()));

@@ -349,3 +349,80 @@ def delayed_download(port: int, ca: str, path: str, delay: float, timeout: float
         for data, to in quic.datagrams_to_send(now=time.monotonic()):
             udp.sendto(data, to)
     return body, arrivals
+
+
+class SansIoClient:
+    """An aioquic connection driven by hand over a plain UDP socket, for tests that send a packet
+    when and as they choose: pump() exchanges datagrams for a while, hold() takes what the connection
+    would send next without sending it, and replay() sends such a datagram again later."""
+
+    def __init__(self, port: int, ca: str):
+        import socket
+        import time
+
+        from aioquic.h3.connection import H3_ALPN
+        from aioquic.quic.configuration import QuicConfiguration
+        from aioquic.quic.connection import QuicConnection
+
+        configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, server_name="localhost")
+        configuration.load_verify_locations(ca)
+        self.quic = QuicConnection(configuration=configuration)
+        self.address = ("127.0.0.1", port)
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.setblocking(False)
+        self.quic.connect(self.address, now=time.monotonic())
+        self.http = None
+        self.pump(5, until=lambda: self.http is not None)
+        if self.http is None:
+            raise ConnectionError("no handshake")
+        self.pump(0.3)  # SETTINGS and the acknowledgements settle
+
+    def pump(self, seconds: float, until=None) -> list[bytes]:
+        """Sends what the connection has, takes in what comes, for `seconds` or until `until()`: the
+        datagrams received."""
+        import select
+        import time
+
+        from aioquic.h3.connection import H3Connection
+        from aioquic.quic.events import HandshakeCompleted
+
+        got = []
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not (until and until()):
+            for data, to in self.quic.datagrams_to_send(now=time.monotonic()):
+                self.udp.sendto(data, to)
+            if select.select([self.udp], [], [], 0.02)[0]:
+                data = self.udp.recv(65536)
+                got.append(data)
+                self.quic.receive_datagram(data, self.address, now=time.monotonic())
+            timer = self.quic.get_timer()
+            if timer is not None and timer <= time.monotonic():
+                self.quic.handle_timer(now=time.monotonic())
+            while (event := self.quic.next_event()) is not None:
+                if isinstance(event, HandshakeCompleted):
+                    self.http = H3Connection(self.quic)
+                elif self.http is not None:
+                    self.http.handle_event(event)
+        return got
+
+    def hold(self) -> list[bytes]:
+        import time
+        return [data for data, _ in self.quic.datagrams_to_send(now=time.monotonic())]
+
+    def replay(self, datagrams: list[bytes], seconds: float = 0.3) -> list[bytes]:
+        """Sends `datagrams` as they are, at once; the datagrams that come back within `seconds` (not
+        taken in)."""
+        import select
+        import time
+
+        for datagram in datagrams:
+            self.udp.sendto(datagram, self.address)
+        got = []
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            if select.select([self.udp], [], [], left)[0]:
+                got.append(self.udp.recv(65536))
+        return got
+
+    def close(self) -> None:
+        self.udp.close()

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
-from tests.integration.h3client import delayed_download, h3_exchange, marked_exchange
+from tests.integration.h3client import SansIoClient, delayed_download, h3_exchange, marked_exchange
 from tests.integration.server import ROOT, Server
 
 from baton import _baton
@@ -180,6 +180,59 @@ def test_a_token_one_connection_gives_lets_the_next_skip_the_retry_on_any_worker
     _, [retried] = h3_exchange(server.port, ca, [("GET", HEALTH)], token=forged)
     assert retried["status"] == 200
     assert _retries_sent(metrics_port) == 2
+
+
+def _held_back(client: SansIoClient) -> list[bytes]:
+    # A packet of the connection, taken but not sent (sent after the close):
+    # QPACK encoder instructions that change nothing (table capacity 0, again
+    # and again), long enough that a Stateless Reset may answer it.
+    client.quic.send_stream_data(client.http._local_encoder_stream_id, b"\x20" * 64)
+    return client.hold()
+
+
+def test_a_connection_the_server_closed_answers_late_packets_with_its_close_for_a_while(start, tls_certificates):
+    # The closing period (RFC 9000 section 10.2.1): a client whose copy of
+    # the CONNECTION_CLOSE was lost goes on sending; its packets may be
+    # answered with the same close again, at a falling rate (of eight, the
+    # 1st, 2nd, 4th and 8th), for three probe timeouts (some 80 ms on
+    # loopback, the client's acknowledgement delay most of it); then the
+    # connection and its IDs are forgotten (a process serving alone drops
+    # what no connection owns). Freed at once, a lost close left the client
+    # to wait out its idle timeout.
+    server = start("--http3", *tls_args(tls_certificates))
+    client = SansIoClient(server.port, str(tls_certificates.ca))
+    try:
+        [late] = _held_back(client)
+        # A second SETTINGS frame is a connection error (H3_FRAME_UNEXPECTED).
+        from aioquic.h3.connection import encode_frame
+        client.quic.send_stream_data(client.http._local_control_stream_id, encode_frame(0x4, b""))
+        [close] = client.pump(2, until=lambda: client.quic._close_event is not None)
+        assert client.replay([late] * 8, 0.05) == [close] * 4
+        client.pump(1.5)  # past three probe timeouts
+        assert client.replay([late]) == [], "the closed connection was never forgotten"
+    finally:
+        client.close()
+    assert server.proc.poll() is None
+
+
+def test_a_connection_the_client_closed_sends_nothing_more_until_it_is_forgotten(start, tls_certificates):
+    # The draining period (RFC 9000 section 10.2.2): after the client's
+    # CONNECTION_CLOSE nothing goes back to it for three probe timeouts, not
+    # even a Stateless Reset for its late packets, which a worker (whose IDs
+    # name their socket) sends for an ID it owns no connection for; after
+    # that it does (the IDs are forgotten).
+    server = start("--http3", "--workers", "1", *tls_args(tls_certificates))
+    client = SansIoClient(server.port, str(tls_certificates.ca))
+    try:
+        [late] = _held_back(client)
+        client.quic.close(error_code=0)
+        assert client.replay(client.hold(), 0.01) == []  # its CONNECTION_CLOSE, taken in first
+        assert client.replay([late], 0.05) == [], "a draining connection answered"
+        client.pump(1.5)  # past three probe timeouts
+        [reset] = client.replay([late])
+        assert reset[0] & 0xc0 == 0x40 and len(reset) >= 21, "not a Stateless Reset"
+    finally:
+        client.close()
 
 
 @pytest.mark.parametrize("name", list(SHAPES))

@@ -132,6 +132,15 @@ bool connection::accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const n
 
 void connection::receive(const net::datagram& d) {
   loop::expect_loop(&owner_.loop(), "quic::connection::receive");
+  if (closed_) {
+    // Its closing period: the close again, now and then; else nothing.
+    if (period_.answer_due()) {
+      ngtcp2_addr to{const_cast<ngtcp2_sockaddr*>(d.peer), d.peer_length};
+      packet_batch::send_one(d.fd, period_.packet().data(), period_.packet().size(), to,
+                             metrics_ != nullptr ? &metrics_->quic.datagrams_sent : nullptr);
+    }
+    return;
+  }
   ngtcp2_path path{{const_cast<ngtcp2_sockaddr*>(d.local), d.local_length},
                    {const_cast<ngtcp2_sockaddr*>(d.peer), d.peer_length},
                    nullptr};
@@ -146,15 +155,17 @@ void connection::receive(const net::datagram& d) {
     // connection is forgotten without a word.
     owner_.retry(d);
     retried_ = true;
-    closed_ = true;
-    owner_.closed(this);
+    closed_for(closing_period::state::none);
     return;
   }
   if (rv != 0) {
-    if (rv == NGTCP2_ERR_DRAINING || rv == NGTCP2_ERR_DROP_CONN || rv == NGTCP2_ERR_CLOSING) {
-      // The peer closed (or ngtcp2 asks us to forget it): no answer is due.
-      closed_ = true;
-      owner_.closed(this);
+    if (rv == NGTCP2_ERR_DRAINING) {
+      // The peer closed: no answer is due, and none to what follows.
+      closed_for(closing_period::state::draining);
+      return;
+    }
+    if (rv == NGTCP2_ERR_DROP_CONN || rv == NGTCP2_ERR_CLOSING) {
+      closed_for(closing_period::state::none);  // ngtcp2 asks us to forget it
       return;
     }
     fail(rv, "read");
@@ -238,20 +249,22 @@ void connection::drain() {
   flush();
 }
 
-// The server stops: the client is told (H3_NO_ERROR) and every request
-// still open is let go.
-void connection::close_now() {
-  if (closed_) return;
+// A drain is over, or the server stops: the client is told (H3_NO_ERROR)
+// and every request still open is let go.
+void connection::close_now(bool linger) {
+  if (closed_) {
+    if (!linger) finish();  // its closing period cut short
+    return;
+  }
   h3_.close_streams();
   ngtcp2_ccerr_set_application_error(&last_error_, NGHTTP3_H3_NO_ERROR, nullptr, 0);
   error_set_ = true;
-  send_close();
+  send_close(linger);
 }
 
-// CONNECTION_CLOSE with last_error_, once; then the connection is closed.
 // Written apart from the loop's batch buffer: a flush that fails calls this
 // with packets of its own still held there.
-void connection::send_close() {
+void connection::send_close(bool linger) {
   uint8_t packet[NGTCP2_MAX_UDP_PAYLOAD_SIZE];
   ngtcp2_path_storage ps;
   ngtcp2_path_storage_zero(&ps);
@@ -261,23 +274,55 @@ void connection::send_close() {
   if (n > 0) {
     packet_batch::send_one(fd_, packet, static_cast<size_t>(n), ps.path.remote,
                            metrics_ != nullptr ? &metrics_->quic.datagrams_sent : nullptr, info.ecn);
+    if (linger) {
+      period_.closing(packet, static_cast<size_t>(n));
+      closed_for(closing_period::state::closing);
+      return;
+    }
   }
+  closed_for(closing_period::state::none);
+}
+
+void connection::closed_for(closing_period::state period) {
   closed_ = true;
+  h3_.close_streams();
+  if (period == closing_period::state::none) {
+    finish();
+    return;
+  }
+  if (period == closing_period::state::draining) period_.draining();
+  // Three probe timeouts (RFC 9000 section 10.2), in the loop's milliseconds.
+  const uint64_t lasts = 3 * ngtcp2_conn_get_pto(conn_);
+  period_ends_ms_ = owner_.loop().now_ms() + static_cast<int64_t>(lasts / NGTCP2_MILLISECONDS) + 1;
+  owner_.loop().arm(expiry_, period_ends_ms_);
+}
+
+void connection::finish() {
+  if (finished_) return;
+  finished_ = true;
+  if (expiry_.armed()) owner_.loop().disarm(expiry_);
   owner_.closed(this);
 }
 
 void connection::on_timer() {
   flush_due_ = false;
+  if (closed_) {
+    // The closing period's end (the loop's timer may come a little early).
+    if (owner_.loop().now_ms() >= period_ends_ms_) {
+      finish();
+    } else {
+      owner_.loop().arm(expiry_, period_ends_ms_);
+    }
+    return;
+  }
   h3_.switched_deadlines(owner_.loop().now_ms());
-  if (closed_) return;
   const uint64_t now = now_ns();
   int rv = ngtcp2_conn_get_expiry(conn_) <= now ? ngtcp2_conn_handle_expiry(conn_, now) : 0;
   if (rv != 0) {
     // The idle timeout (RFC 9000 section 10.1) ends a connection silently;
     // any other failure here is ours, and the peer is told.
     if (rv == NGTCP2_ERR_IDLE_CLOSE) {
-      closed_ = true;
-      owner_.closed(this);
+      closed_for(closing_period::state::none);
     } else {
       fail(rv, "expiry");
     }
@@ -354,7 +399,7 @@ void connection::flush() {
   ngtcp2_conn_update_pkt_tx_time(conn_, ts);
   // Drained: the GOAWAY is out and no request is left.
   if (draining_ && h3_.open_streams() == 0) {
-    close_now();
+    close_now(true);
     return;
   }
   arm_expiry();
@@ -391,7 +436,7 @@ void connection::fail(int liberr, const char* where) {
   }
   log::write(log::level::info, "quic: closing the connection from %s (%s: %s)", peer_text_, where,
              ngtcp2_strerror(liberr));
-  send_close();
+  send_close(true);
 }
 
 // --- ngtcp2's callbacks -----------------------------------------------------------

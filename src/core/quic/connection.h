@@ -5,12 +5,14 @@
 // the endpoint, which found it by their destination connection ID; it
 // writes its packets straight to the UDP socket they came in on.
 //
-// Its lifetime: made by the endpoint for a client's first Initial; ended
-// (closed() true, the endpoint frees it between datagrams) by an idle
-// timeout, a connection error (after sending CONNECTION_CLOSE once), or the
-// peer's close. docs/http3.md says what it does not do yet: the closing and
-// draining periods are cut short, and a send that meets a full socket
-// drops that packet, which loss recovery resends.
+// Its lifetime: made by the endpoint for a client's first Initial; closed
+// (closed() true: it sends and serves nothing more) by an idle timeout, a
+// connection error or the server's drain or stop (after sending
+// CONNECTION_CLOSE), or the peer's close. After a close it sent or heard it
+// keeps its IDs for the closing or draining period (closing_period.h),
+// then the endpoint frees it between datagrams; after an idle timeout or
+// the server's stop, at once. A send that meets a full socket drops that
+// packet, which loss recovery resends.
 //
 // Loop thread only.
 #pragma once
@@ -27,6 +29,7 @@
 #include "core/metrics/record.h"
 #include "core/net/datagram.h"
 #include "core/net/tls_facts.h"
+#include "core/quic/closing_period.h"
 #include "core/quic/context.h"
 #include "core/quic/http3_server.h"
 #include "core/quic/tls_server.h"
@@ -52,7 +55,8 @@ class connection final : private loop::timer_handler, private connection_link {
   // cannot be.
   bool accept(const net::datagram& d, const ngtcp2_pkt_hd& hd, const ngtcp2_cid& scid, const ngtcp2_cid* original,
               ngtcp2_token_type proof, std::string& error);
-  // A datagram for this connection: read, answered, the timer re-armed.
+  // A datagram for this connection: read, answered, the timer re-armed;
+  // once closed, answered as its closing period says.
   void receive(const net::datagram& d);
   bool closed() const { return closed_; }
   bool handshake_completed() const { return handshake_done_; }
@@ -62,9 +66,10 @@ class connection final : private loop::timer_handler, private connection_link {
   // A drain: GOAWAY (no request past those taken), then closed once
   // every request is done.
   void drain();
-  // The server stops: CONNECTION_CLOSE (H3_NO_ERROR) sent, every stream's
-  // exchange let go, closed.
-  void close_now();
+  // CONNECTION_CLOSE (H3_NO_ERROR) sent, every stream's exchange let go,
+  // closed: after a drain with its closing period (`linger`), when the
+  // server stops without (and a connection in its period ends it now).
+  void close_now(bool linger);
 
  private:
   void on_timer() override;  // ngtcp2's expiry, or a switched stream's deadline
@@ -84,7 +89,13 @@ class connection final : private loop::timer_handler, private connection_link {
   // An HTTP/3 error (nghttp3's `liberr`): the application error code the
   // CONNECTION_CLOSE will carry.
   void h3_error(int liberr);
-  void send_close();
+  // CONNECTION_CLOSE with last_error_, once; then closed, with its closing
+  // period when `linger`.
+  void send_close(bool linger);
+  // Closed: the streams let go, the period (if any) timed.
+  void closed_for(closing_period::state period);
+  // The endpoint is told, once, that it may free this connection.
+  void finish();
   void arm_expiry();
   static ngtcp2_conn* conn_of(ngtcp2_crypto_conn_ref* ref);
 
@@ -124,6 +135,9 @@ class connection final : private loop::timer_handler, private connection_link {
   uint16_t peer_port_ = 0;
   net::tls_facts tls_facts_;
   bool closed_ = false;
+  closing_period period_;
+  int64_t period_ends_ms_ = 0;
+  bool finished_ = false;  // the endpoint was told
   metrics::thread_block* metrics_ = nullptr;  // this loop's counts (null: metrics off)
   bool handshake_done_ = false;
   bool retried_ = false;  // forgotten for a Retry: not a failed handshake

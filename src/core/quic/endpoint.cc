@@ -81,7 +81,7 @@ void endpoint::on_datagram(const net::datagram& d) {
   if (rv != 0) return;  // not QUIC: dropped
   auto it = by_id_.find(std::string(reinterpret_cast<const char*>(vc.dcid), vc.dcidlen));
   if (it != by_id_.end()) {
-    if (!it->second->closed()) it->second->receive(d);
+    it->second->receive(d);  // a closed one answers as its closing period says
     return;
   }
   if ((d.data[0] & long_header_bit) == 0) {
@@ -192,7 +192,7 @@ size_t endpoint::release_idle_memory() {
 }
 
 void endpoint::close_all() {
-  for (auto& [c, owned] : live_) c->close_now();
+  for (auto& [c, owned] : live_) c->close_now(false);
   on_timer();
 }
 
