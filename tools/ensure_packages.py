@@ -6,13 +6,20 @@ something must be installed. Prints nothing when all are present.
 A name may hold `{clang}`: the major version of the clang Debian installs
 as `clang` (14 on Debian 12, 19 on Debian 13), for the packages that carry
 it in their names (clang's sanitizer and fuzzer runtime, libclang-rt-N-dev).
+
+One install at a time: `make test` builds its slow caches in the
+background while its targets run, and both may want packages at once; each
+waits for the other (a lock of the project's own), and apt-get itself waits
+for anyone else's (DPkg::Lock::Timeout) instead of failing.
 """
 
+import fcntl
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 
 def missing(packages):
@@ -38,18 +45,23 @@ def main(packages):
     if any("{clang}" in p for p in packages):
         major = clang_major()
         packages = [p.replace("{clang}", major) for p in packages]
-    needed = missing(packages)
-    if not needed:
+    if not missing(packages):
         return 0
-    prefix = [] if os.geteuid() == 0 else ["sudo"]
-    if prefix and not shutil.which("sudo"):
-        print(f"missing Debian packages and not root: {' '.join(needed)}", file=sys.stderr)
-        return 1
-    print(f"installing Debian packages: {' '.join(needed)}", flush=True)
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(prefix + ["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(prefix + ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *needed],
-                   check=True, env=env)
+    with open(os.path.join(tempfile.gettempdir(), "baton-apt.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        needed = missing(packages)  # what another install left to do
+        if not needed:
+            return 0
+        prefix = [] if os.geteuid() == 0 else ["sudo"]
+        if prefix and not shutil.which("sudo"):
+            print(f"missing Debian packages and not root: {' '.join(needed)}", file=sys.stderr)
+            return 1
+        print(f"installing Debian packages: {' '.join(needed)}", flush=True)
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        wait = ["-o", "DPkg::Lock::Timeout=600"]
+        subprocess.run(prefix + ["apt-get", *wait, "update", "-qq"], check=True, env=env)
+        subprocess.run(prefix + ["apt-get", *wait, "install", "-y", "-qq", "--no-install-recommends", *needed],
+                       check=True, env=env)
     return 0
 
 
