@@ -207,7 +207,7 @@ def test_a_connection_the_server_closed_answers_late_packets_with_its_close_for_
         from aioquic.h3.connection import encode_frame
         client.quic.send_stream_data(client.http._local_control_stream_id, encode_frame(0x4, b""))
         [close] = client.pump(2, until=lambda: client.quic._close_event is not None)
-        assert client.replay([late] * 8, 0.05) == [close] * 4
+        assert client.replay([late] * 8, 0.2) == [close] * 4
         client.pump(1.5)  # past three probe timeouts
         assert client.replay([late]) == [], "the closed connection was never forgotten"
     finally:

@@ -98,6 +98,15 @@ datagram_listener::datagram_listener(loop::event_loop& loop, int fd, net::datagr
   // datagrams a dual-stack IPv6 socket receives), IPv6's traffic class.
   setsockopt(fd_, IPPROTO_IP, IP_RECVTOS, &on, sizeof(on));
   if (local_.ss_family == AF_INET6) setsockopt(fd_, IPPROTO_IPV6, IPV6_RECVTCLASS, &on, sizeof(on));
+  // What waits while the loop is busy (a burst of Initials, many clients'
+  // packets at once): the kernel's default buffer holds some 90 full
+  // datagrams and drops the rest. Asked for receive_buffer_bytes: as root
+  // past the system's cap (SO_RCVBUFFORCE), else up to it
+  // (net.core.rmem_max). Only what waits takes memory.
+  int bytes = receive_buffer_bytes;
+  if (setsockopt(fd_, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof(bytes)) != 0) {
+    setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
+  }
 }
 
 datagram_listener::~datagram_listener() {

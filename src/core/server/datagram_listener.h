@@ -39,6 +39,8 @@ class datagram_listener final : private loop::io_handler {
   datagram_listener& operator=(const datagram_listener&) = delete;
 
   bool open() const { return fd_ >= 0; }
+  // The receive buffer each UDP socket asks for (datagram_listener.cc).
+  static constexpr int receive_buffer_bytes = 4 << 20;
   void watch();
   void pause();
   void close();
