@@ -5,6 +5,7 @@ curl, built with ngtcp2. The health path is the core's, everything else
 the app's (test_http3_requests.py follows requests into the apps)."""
 
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -27,6 +28,7 @@ pytestmark = pytest.mark.skipif(not _baton.HAS_QUIC, reason=f"no QUIC in this bu
 WSGI = "tests.integration.apps.wsgi_apps:app"
 ASGI = "tests.integration.apps.wire_apps:asgi"
 HEALTH = "/healthz"
+MOST_PAYLOAD = 1452  # the largest datagram payload the server sends: 1 500 less IPv6's and UDP's headers
 
 
 @pytest.fixture
@@ -147,6 +149,76 @@ def test_a_download_leaves_in_paced_bursts_never_more_than_the_send_quantum(star
         bursts[-1] += size
         last = at
     assert max(bursts) <= 65536 + 1500, f"bursts of {sorted(bursts)[-5:]} bytes"
+
+
+def test_packets_grow_to_what_the_path_was_found_to_carry(start, tls_certificates):
+    # Path MTU discovery (RFC 9000 section 14.3): QUIC starts at 1 200-byte
+    # datagrams; once the handshake is done the server probes larger sizes
+    # (padded PINGs up to 1 452 bytes, Ethernet's MTU less the headers) and
+    # sends its data at the largest the client acknowledged. Loopback
+    # carries them all. Without discovery every datagram stays at 1 200.
+    server = start("--http3", *tls_args(tls_certificates))
+    body, arrivals = delayed_download(server.port, str(tls_certificates.ca), "/file", delay=0.0)
+    assert body == 1 << 20
+    full = [size for _, size in arrivals if size >= 1200]
+    assert max(full) == MOST_PAYLOAD, sorted(set(full))
+    assert sum(size == MOST_PAYLOAD for size in full) >= 0.9 * len(full), \
+        f"{sum(size == MOST_PAYLOAD for size in full)} of {len(full)} full datagrams at {MOST_PAYLOAD} bytes"
+
+
+def test_a_path_that_carries_less_keeps_the_packets_to_the_size_it_proved(tls_certificates):
+    # The same download where the path carries less: server and client in a
+    # network namespace of the test's own whose loopback's MTU is 1 300
+    # (1 272 bytes of UDP payload). The larger probes are refused at the
+    # socket (the server never lets a datagram be fragmented, RFC 9000
+    # section 14) and lost; the data goes at the largest size that came
+    # through (1 232), and the download completes (a second long, for each
+    # size that fails costs a few probe timeouts). With fragmentation
+    # allowed, the probes would pass in fragments and the data follow them.
+    from tests.fleet import netns
+
+    why = netns.available()
+    if why:
+        pytest.skip(why)
+    netns.sweep()
+    namespace = f"bt{os.getpid()}-mtu"
+    netns.ip("netns", "add", namespace)
+    server = None
+    try:
+        netns.ip("-n", namespace, "link", "set", "lo", "mtu", "1300", "up")
+        server = Server(["--port", "0", "--http3", *tls_args(tls_certificates), "--metrics-bind", "127.0.0.1:9464",
+                         WSGI], netns=namespace).start()
+        client = ("import json, sys; from tests.integration.h3client import delayed_download; "
+                  "body, arrivals = delayed_download(int(sys.argv[1]), sys.argv[2], sys.argv[3], delay=0.0); "
+                  "print(json.dumps([body, [size for _, size in arrivals]]))")
+        done = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c", client, str(server.port),
+                               str(tls_certificates.ca), "/stream?count=40&size=32768&delay=0.025"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr[-2000:]
+        body, sizes = json.loads(done.stdout)
+        assert body == 40 * 32768
+        assert max(sizes) == 1232, sorted(set(sizes))
+        # Each probe went in a send of its own: one in a segmented send
+        # with smaller packets would have had the kernel refuse the send,
+        # and segmentation turned off for good.
+        assert "closing the connection" not in server.log and "does not segment" not in server.log, server.log
+        # Nothing but probes was lost (a lost probe is not counted): a probe
+        # sent together with data would have taken the data with it.
+        metrics = ("import sys, time, urllib.request\n"
+                   "for _ in range(100):\n"
+                   "    text = urllib.request.urlopen('http://127.0.0.1:9464/metrics').read().decode()\n"
+                   "    if 'baton_quic_connections 0' in text: break\n"
+                   "    time.sleep(0.1)\n"
+                   "print(text)")
+        text = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c", metrics], capture_output=True,
+                              text=True, timeout=30).stdout
+        assert "baton_quic_connections 0" in text, text
+        lost = [line for line in text.splitlines() if line.startswith("baton_quic_packets_lost")]
+        assert lost and all(line.endswith(" 0") for line in lost), lost
+    finally:
+        if server is not None:
+            server.stop()
+        netns.kill_inside(namespace)
+        netns.ip("netns", "del", namespace, check=False)
 
 
 def _retries_sent(metrics_port: int) -> int:

@@ -98,6 +98,17 @@ datagram_listener::datagram_listener(loop::event_loop& loop, int fd, net::datagr
   // datagrams a dual-stack IPv6 socket receives), IPv6's traffic class.
   setsockopt(fd_, IPPROTO_IP, IP_RECVTOS, &on, sizeof(on));
   if (local_.ss_family == AF_INET6) setsockopt(fd_, IPPROTO_IPV6, IPV6_RECVTCLASS, &on, sizeof(on));
+  // Never fragmented (RFC 9000 section 14): the Don't Fragment bit set,
+  // and the kernel's own idea of the path's MTU not applied, for QUIC
+  // finds it itself (ngtcp2's path MTU discovery, RFC 8899's packetization
+  // layer way): a probe larger than the path is lost, or refused at once
+  // (EMSGSIZE) past the interface's MTU, rather than cut into fragments.
+  int probe = IP_PMTUDISC_PROBE;
+  setsockopt(fd_, IPPROTO_IP, IP_MTU_DISCOVER, &probe, sizeof(probe));
+  if (local_.ss_family == AF_INET6) {
+    probe = IPV6_PMTUDISC_PROBE;
+    setsockopt(fd_, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &probe, sizeof(probe));
+  }
   // What waits while the loop is busy (a burst of Initials, many clients'
   // packets at once): the kernel's default buffer holds some 90 full
   // datagrams and drops the rest. Asked for receive_buffer_bytes: as root
