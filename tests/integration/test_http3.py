@@ -7,9 +7,11 @@ the app's (test_http3_requests.py follows requests into the apps)."""
 import asyncio
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 
 import httpx
 import pytest
@@ -252,6 +254,41 @@ def test_a_token_one_connection_gives_lets_the_next_skip_the_retry_on_any_worker
     _, [retried] = h3_exchange(server.port, ca, [("GET", HEALTH)], token=forged)
     assert retried["status"] == 200
     assert _retries_sent(metrics_port) == 2
+
+
+def test_datagrams_read_in_one_pass_are_acknowledged_together(start, tls_certificates):
+    # A client's flight of packets (a body's first ten or so, the congestion
+    # window's worth), all waiting in the socket when the server next reads:
+    # the server answers once it has read them all, one ACK for the lot,
+    # not one every second packet (RFC 9000 section 13.2.2's floor, which
+    # ngtcp2 keeps per packet read). The server is stopped while they
+    # arrive, so all wait for one pass. The app sleeps before it reads.
+    server = start("--http3", *tls_args(tls_certificates))
+    client = SansIoClient(server.port, str(tls_certificates.ca))
+    try:
+        sid = client.quic.get_next_available_stream_id()
+        client.http.send_headers(sid, [(b":method", b"POST"), (b":scheme", b"https"), (b":path", b"/slow?ms=1000"),
+                                       (b":authority", b"localhost"), (b"content-length", b"100000")])
+        client.http.send_data(sid, b"x" * 10_000, end_stream=False)
+        flight = []
+        for _ in range(50):  # what aioquic's pacer lets out a few at a time
+            flight += client.hold()
+            time.sleep(0.002)
+        assert len(flight) >= 8, len(flight)
+        os.kill(server.proc.pid, signal.SIGSTOP)
+        try:
+            for datagram in flight:
+                client.udp.sendto(datagram, client.address)
+        finally:
+            os.kill(server.proc.pid, signal.SIGCONT)
+        # What answers within 40 ms: the ACKs come within a millisecond or
+        # two, and the server's first probe timeout (for its own packet the
+        # client does not acknowledge here) is past 60 ms (its max_ack_delay
+        # alone is 25).
+        answers = client.replay([], seconds=0.04)
+        assert len(answers) == 1, f"{len(answers)} datagrams answered a flight of {len(flight)}"
+    finally:
+        client.close()
 
 
 def _held_back(client: SansIoClient) -> list[bytes]:

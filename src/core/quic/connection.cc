@@ -186,11 +186,14 @@ void connection::receive(const net::datagram& d) {
     set_peer(now_at.addr, now_at.addrlen);
   }
   // The requests whose heads came in it go to their apps (an inline app
-  // answers at once), then everything due goes out in one flush.
+  // answers at once); everything due goes out in one flush once the pass
+  // has read all it brought (the timer is due at once, and the loop runs
+  // its timers after its reads): a run of datagrams from the client is
+  // acknowledged in one packet, not one every second datagram.
   reading_ = true;
   h3_.dispatch_ready();
   reading_ = false;
-  flush();
+  flush_this_pass();
 }
 
 int64_t connection::now_ms() const { return owner_.loop().now_ms(); }
@@ -199,7 +202,11 @@ int64_t connection::now_ms() const { return owner_.loop().now_ms(); }
 // timer is due at once): the answers of every app that finished in the
 // pass share packets and one send, as HTTP/2 frames them once per pass.
 void connection::wake() {
-  if (reading_ || closed_ || flush_due_) return;
+  if (!reading_) flush_this_pass();
+}
+
+void connection::flush_this_pass() {
+  if (closed_ || flush_due_) return;
   flush_due_ = true;
   owner_.loop().arm(expiry_, owner_.loop().now_ms());
 }

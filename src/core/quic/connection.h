@@ -84,6 +84,8 @@ class connection final : private loop::timer_handler, private connection_link {
   void end();
   // Sends what ngtcp2 has ready (at most a burst), then re-arms the timer.
   void flush();
+  // flush() once this pass's reads are done (the expiry timer, due now).
+  void flush_this_pass();
   // A connection error: CONNECTION_CLOSE sent once, then closed.
   void fail(int liberr, const char* where);
   // An HTTP/3 error (nghttp3's `liberr`): the application error code the
