@@ -6,8 +6,9 @@ and HTTP/2 (http_version "3"), and messages, permessage-deflate, pings, the
 close handshake, backpressure through the stream's credit, the drain's
 1001, a quiet WebSocket kept open past QUIC's idle timeout and the access
 log all work as they do over HTTP/2, in both ASGI shapes, beside ordinary
-requests on the same connection. Client: tests/integration/h3ws.py
-(aioquic and websockets' frame codec)."""
+requests on the same connection. Clients: tests/integration/h3ws.py
+(aioquic and websockets' frame codec), and Debian's Chromium with its
+WebSockets over HTTP/3 turned on."""
 
 import asyncio
 import json
@@ -355,3 +356,31 @@ def test_a_websocket_carrying_many_messages_keeps_memory_flat(tls_certificates, 
             f"(samples in MiB: {[s >> 20 for s in samples[::20]]})")
     finally:
         server.stop()
+
+
+def test_chromium_loads_a_page_over_http3_and_opens_its_websocket_on_it(tls_certificates, tmp_path):
+    # Debian's Chromium, told to use QUIC for the origin and to open
+    # WebSockets over HTTP/3 (RFC 9220; a feature it ships turned off),
+    # loads the page over HTTP/3; the page's WebSocket rides the same QUIC
+    # connection as an extended CONNECT, exchanges compressed messages and
+    # closes with the close handshake.
+    from tests.integration.browser import chromium
+    from tests.integration.test_websocket_h2 import wait_for_text as wait_for
+
+    server = start_server(tls_certificates, tmp_path)
+    try:
+        with chromium(f"{server.url}/browser", tmp_path / "profile", trusted_cert=tls_certificates.cert,
+                      extra_args=[f"--origin-to-force-quic-on=127.0.0.1:{server.port}",
+                                  "--enable-features=EnableWebsocketsOverHttp3"]):
+            content = wait_for(server.record, "report ", timeout=60)
+    finally:
+        server.stop()
+    report = json.loads(next(line for line in content.splitlines() if line.startswith("report "))[len("report "):])
+    assert report["same"], report
+    assert report["binary"] == "1,2,3,250"
+    assert report["extensions"].startswith("permessage-deflate"), report
+    assert "disconnect 1000 'browser done'" in server.record.read_text()
+    access = server.access_log.read_text()
+    assert '"GET /browser HTTP/3.0" 200 ' in access, access
+    # Over TCP it would be "GET /echo HTTP/1.1" 101 (Chromium's default).
+    assert '"CONNECT /echo HTTP/3.0" 200 ' in access, access
