@@ -65,6 +65,21 @@ def wait_for_text(path, text, timeout=10.0) -> str:
         time.sleep(0.05)
 
 
+def browser_report(server, url: str, profile_dir, **chromium_args) -> dict:
+    """What the page at `url` (ws_apps' /browser) reports after its WebSocket exchange in Chromium,
+    checked: every message echoed as sent, compressed."""
+    try:
+        with chromium(url, profile_dir, **chromium_args):
+            content = wait_for_text(server.record, "report ", timeout=60)
+    finally:
+        server.stop()
+    report = json.loads(next(line for line in content.splitlines() if line.startswith("report "))[len("report "):])
+    assert report["same"], report
+    assert report["binary"] == "1,2,3,250"
+    assert report["extensions"].startswith("permessage-deflate"), report
+    return report
+
+
 def test_the_server_announces_extended_connect_only_when_it_serves_websockets(h2_ws):
     client = client_for(h2_ws)
     assert client.get("/stats").status == 200
@@ -253,15 +268,8 @@ def test_chromium_opens_its_websocket_on_the_http2_connection(tls_certificates, 
     server = Server(["--port", "0", "--interface", "asgi", *SHAPES["inverted"], *tls_args(tls_certificates),
                      "--access-log", "--access-logfile", str(log), APP],
                     env={"BATON_TEST_RECORD": str(record)}).start()
-    try:
-        with chromium(f"{server.url}/browser", tmp_path / "profile"):
-            content = wait_for_text(record, "report ", timeout=60)
-    finally:
-        server.stop()
-    report = json.loads(next(line for line in content.splitlines() if line.startswith("report "))[len("report "):])
-    assert report["same"], report
-    assert report["binary"] == "1,2,3,250"
-    assert report["extensions"].startswith("permessage-deflate"), report
+    server.record = record
+    report = browser_report(server, f"{server.url}/browser", tmp_path / "profile")
     assert report["scheme"] == "wss"
     access = log.read_text()
     # The page came over HTTP/2, and its WebSocket rode that connection as

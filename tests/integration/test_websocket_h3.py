@@ -364,21 +364,12 @@ def test_chromium_loads_a_page_over_http3_and_opens_its_websocket_on_it(tls_cert
     # loads the page over HTTP/3; the page's WebSocket rides the same QUIC
     # connection as an extended CONNECT, exchanges compressed messages and
     # closes with the close handshake.
-    from tests.integration.browser import chromium
-    from tests.integration.test_websocket_h2 import wait_for_text as wait_for
+    from tests.integration.test_websocket_h2 import browser_report
 
     server = start_server(tls_certificates, tmp_path)
-    try:
-        with chromium(f"{server.url}/browser", tmp_path / "profile", trusted_cert=tls_certificates.cert,
-                      extra_args=[f"--origin-to-force-quic-on=127.0.0.1:{server.port}",
-                                  "--enable-features=EnableWebsocketsOverHttp3"]):
-            content = wait_for(server.record, "report ", timeout=60)
-    finally:
-        server.stop()
-    report = json.loads(next(line for line in content.splitlines() if line.startswith("report "))[len("report "):])
-    assert report["same"], report
-    assert report["binary"] == "1,2,3,250"
-    assert report["extensions"].startswith("permessage-deflate"), report
+    browser_report(server, f"{server.url}/browser", tmp_path / "profile", trusted_cert=tls_certificates.cert,
+                   extra_args=[f"--origin-to-force-quic-on=127.0.0.1:{server.port}",
+                               "--enable-features=EnableWebsocketsOverHttp3"])
     assert "disconnect 1000 'browser done'" in server.record.read_text()
     access = server.access_log.read_text()
     assert '"GET /browser HTTP/3.0" 200 ' in access, access
