@@ -121,6 +121,16 @@ def suite(name: str) -> Settings:
                                          "baton-baseline-asgi-inverted-uvloop", "baton-asgi-inverted-uvloop",
                                          "baton-baseline-asgi-pump-uvloop", "baton-asgi-pump-uvloop"], ["hello"], [1, 16],
                         rounds=1, duration=0, warmup=0, instructions=[1, 8])
+    if name == "pool-instructions":
+        # The WSGI pool's own cost, before (the baseline build, when
+        # BATON_BASELINE_VENV names one) and after: user-space instructions
+        # per request under callgrind, one at a time and pipelined, inline,
+        # as a pool of one and of four, and the pool of four without the
+        # runner (BATON_X_POOL_RUNNER=0).
+        return Settings("pool-instructions", ["baton-baseline-inline", "baton-inline", "baton-baseline-pool-1",
+                                              "baton-pool-1", "baton-baseline-pool-4", "baton-pool-4",
+                                              "baton-pool-4-norunner"], ["hello"], [1, 16],
+                        rounds=1, duration=0, warmup=0, instructions=[1, 8])
     if name == "asgi-instructions":
         # The ASGI rows' own cost in the one-thread shape beside uvicorn's:
         # user-space instructions per request under callgrind, one request at
@@ -340,7 +350,7 @@ def suite(name: str) -> Settings:
         # For the harness's own test: two tiny arms, a second each.
         return Settings("dry", ["baton-native", "floor-c"], ["hello"], [4], rounds=1, duration=1, warmup=1)
     raise SystemExit(f"unknown suite {name!r}: default, wsgi-core, pipelined, c-wsgi, c-wsgi-pipelined, syscalls, quick, pool, pool-fairness, "
-                     "django-mixed, post-echo, asgi-echo, idle-memory, instructions, asgi-instructions, eager-instructions, "
+                     "django-mixed, post-echo, asgi-echo, idle-memory, instructions, pool-instructions, asgi-instructions, eager-instructions, "
                      "instructions-pythons, metrics-instructions, metrics-hello, freethreading, accept-spread, freethreading-hello, "
                      "freethreading-mixed, freethreading-pool, "
                      "pool-syscalls, asgi, "
