@@ -335,15 +335,19 @@ class quic_client {
   size_t received() const { return received_; }
 
  private:
+  // The client's packets to the server, then the end of the server loop's
+  // pass, as after a listener's wake: a connection writes what its reads
+  // made due once the pass has read them all (its timer, due at once).
   void send() {
     for (int i = 0; i < 64; ++i) {
       ngtcp2_path_storage ps;
       ngtcp2_path_storage_zero(&ps);
       ngtcp2_pkt_info info{};
       ngtcp2_ssize n = ngtcp2_conn_write_pkt(conn_, &ps.path, &info, packet_, sizeof packet_, now_ns());
-      if (n <= 0) return;
+      if (n <= 0) break;
       deliver(packet_, static_cast<size_t>(n));
     }
+    host_.loop.run_inbox_and_timers();
   }
 
   void receive() {
