@@ -193,8 +193,9 @@ def test_a_path_that_carries_less_keeps_the_packets_to_the_size_it_proved(tls_ce
         client = ("import json, sys; from tests.integration.h3client import delayed_download; "
                   "body, arrivals = delayed_download(int(sys.argv[1]), sys.argv[2], sys.argv[3], delay=0.0); "
                   "print(json.dumps([body, [size for _, size in arrivals]]))")
-        done = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c", client, str(server.port),
-                               str(tls_certificates.ca), "/stream?count=40&size=32768&delay=0.025"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        download = [str(server.port), str(tls_certificates.ca), "/stream?count=40&size=32768&delay=0.025"]
+        done = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c", client, *download], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr[-2000:]
         body, sizes = json.loads(done.stdout)
         assert body == 40 * 32768
