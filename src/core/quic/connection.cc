@@ -400,6 +400,10 @@ void connection::flush() {
                                                &accepted, flags, stream_id,
                                                reinterpret_cast<const ngtcp2_vec*>(data),
                                                static_cast<size_t>(count), ts);
+    // ngtcp2 sets FIN only on the frame that takes the last of the data.
+    if (fin && accepted >= 0 && static_cast<uint64_t>(accepted) == nghttp3_vec_len(data, static_cast<size_t>(count))) {
+      h3_.sent_to_end(stream_id);
+    }
     if (n < 0) {
       if (n == NGTCP2_ERR_STREAM_DATA_BLOCKED) {
         nghttp3_conn_block_stream(h3_.native(), stream_id);

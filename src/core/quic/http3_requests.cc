@@ -82,6 +82,7 @@ void http3_server::end_body(int64_t id) {
   request_stream* s = find(id);
   if (s == nullptr) return;
   s->client_ended = true;
+  return_slot_when_done(*s);
   if (s->carried != nullptr) {
     // The client will send no more on a switched stream: its protocol
     // ends (without its own close, the app hears of an abnormal one).

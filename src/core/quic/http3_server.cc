@@ -121,11 +121,36 @@ int http3_server::acked(int64_t stream_id, uint64_t length) {
 
 int http3_server::stream_closed(int64_t stream_id, uint64_t app_error_code) {
   // A finished request stream makes room for the client's next one, whether
-  // or not nghttp3 ever saw it (a stream reset before its first byte).
-  if (quic_ != nullptr && ngtcp2_is_bidi_stream(stream_id)) ngtcp2_conn_extend_max_streams_bidi(quic_, 1);
+  // or not nghttp3 ever saw it (a stream reset before its first byte),
+  // unless it did so when it was done on this side.
+  if (quic_ != nullptr && ngtcp2_is_bidi_stream(stream_id)) {
+    const request_stream* s = find(stream_id);
+    if (s == nullptr || !s->slot_returned) ngtcp2_conn_extend_max_streams_bidi(quic_, 1);
+  }
   if (h3_ == nullptr) return 0;
   int rv = nghttp3_conn_close_stream(h3_, stream_id, app_error_code);
   return rv == NGHTTP3_ERR_STREAM_NOT_FOUND ? 0 : rv;
+}
+
+void http3_server::sent_to_end(int64_t stream_id) {
+  request_stream* s = find(stream_id);
+  if (s == nullptr) return;
+  s->sent_to_end = true;
+  return_slot_when_done(*s);
+}
+
+// A request stream both of whose ends have been sent, the client's FIN
+// received and ours in a packet, is done here: its slot goes back to the
+// client at once (MAX_STREAMS). QUIC closes the stream only once the
+// client has acknowledged that packet, and a client may hold its
+// acknowledgement for its ack delay; a client that keeps as many requests
+// in flight as it may would wait that long for each slot. What the stream
+// still holds is its answer's unacknowledged tail, which the congestion
+// window bounds.
+void http3_server::return_slot_when_done(request_stream& s) {
+  if (s.slot_returned || !s.client_ended || !s.sent_to_end || quic_ == nullptr) return;
+  s.slot_returned = true;
+  ngtcp2_conn_extend_max_streams_bidi(quic_, 1);
 }
 
 // nghttp3 is done with a stream (QUIC closed it both ways).

@@ -82,6 +82,8 @@ class http3_server final : public exchange::exchange_sink {
   // QUIC's news about a stream, passed on.
   int acked(int64_t stream_id, uint64_t length);
   int stream_closed(int64_t stream_id, uint64_t app_error_code);
+  // The last of a stream's output and its FIN are in a packet.
+  void sent_to_end(int64_t stream_id);
   void peer_reset(int64_t stream_id);
   // nghttp3 found the request on `stream_id` malformed (`why`): the stream
   // is reset (H3_MESSAGE_ERROR), the connection goes on.
@@ -122,6 +124,7 @@ class http3_server final : public exchange::exchange_sink {
   request_stream& open(int64_t id);
   void free_stream(request_stream* s);
   int stream_closed_by_h3(int64_t id, uint64_t code);
+  void return_slot_when_done(request_stream& s);
 
   // A request's way to the app (http3_requests.cc).
   void add_field(int64_t id, std::string_view name, std::string_view value);

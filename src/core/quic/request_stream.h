@@ -61,6 +61,8 @@ struct request_stream {
   // the exchange stays this connection's until the app returns.
   bool lingering = false;
   bool client_ended = false;  // the client's FIN came
+  bool sent_to_end = false;   // our FIN is in a packet
+  bool slot_returned = false;  // the client may open another stream in its place (return_slot_when_done)
   net::output_queue pending;  // the exchange's output not handed to nghttp3 yet
   sent_data sent;             // handed to nghttp3, kept until acknowledged
   uint64_t delivered = 0;     // body bytes given to the exchange
