@@ -3,6 +3,7 @@
 // member; and the request streams' records.
 #include "core/quic/http3_server.h"
 
+#include <algorithm>
 #include <string_view>
 
 namespace baton::quic {
@@ -100,6 +101,7 @@ int http3_server::start(ngtcp2_conn* quic) {
   if (rv != 0) return rv;
   const ngtcp2_transport_params* params = ngtcp2_conn_get_local_transport_params(quic_);
   nghttp3_conn_set_max_client_streams_bidi(h3_, params->initial_max_streams_bidi);
+  slots_returned_together_ = std::max<uint64_t>(params->initial_max_streams_bidi / 4, 1);
   int64_t control = -1;
   int64_t encoder = -1;
   int64_t decoder = -1;
@@ -125,7 +127,12 @@ int http3_server::stream_closed(int64_t stream_id, uint64_t app_error_code) {
   // unless it did so when it was done on this side.
   if (quic_ != nullptr && ngtcp2_is_bidi_stream(stream_id)) {
     const request_stream* s = find(stream_id);
-    if (s == nullptr || !s->slot_returned) ngtcp2_conn_extend_max_streams_bidi(quic_, 1);
+    if (s != nullptr && s->slot_spare && slots_lent_ > 0) {
+      --slots_lent_;  // one of the spare slots given back already: this one's, as good as any
+    } else {
+      if (s != nullptr && s->slot_spare) --slots_held_;
+      ngtcp2_conn_extend_max_streams_bidi(quic_, 1);
+    }
   }
   if (h3_ == nullptr) return 0;
   int rv = nghttp3_conn_close_stream(h3_, stream_id, app_error_code);
@@ -140,17 +147,24 @@ void http3_server::sent_to_end(int64_t stream_id) {
 }
 
 // A request stream both of whose ends have been sent, the client's FIN
-// received and ours in a packet, is done here: its slot goes back to the
-// client at once (MAX_STREAMS). QUIC closes the stream only once the
-// client has acknowledged that packet, and a client may hold its
-// acknowledgement for its ack delay; a client that keeps as many requests
-// in flight as it may would wait that long for each slot. What the stream
-// still holds is its answer's unacknowledged tail, which the congestion
-// window bounds.
+// received and ours in a packet, is done here, though QUIC closes it (and
+// gives its slot back to the client) only once the client has
+// acknowledged that packet, which a client may put off for its ack delay.
+// A client that keeps as many requests in flight as it may would wait that
+// long for each slot. So once a quarter of the client's slots are held by
+// such streams, they all go back at once (one MAX_STREAMS); each stream's
+// close then gives back nothing more. Fewer are left to their closes: a
+// client with slots to spare needs none sooner, and slots given back one
+// at a time would cost a packet each (the answer's last packet is written
+// before its FIN is known to be in it). What a spare stream still holds is
+// its answer's unacknowledged tail, which the congestion window bounds.
 void http3_server::return_slot_when_done(request_stream& s) {
-  if (s.slot_returned || !s.client_ended || !s.sent_to_end || quic_ == nullptr) return;
-  s.slot_returned = true;
-  ngtcp2_conn_extend_max_streams_bidi(quic_, 1);
+  if (s.slot_spare || !s.client_ended || !s.sent_to_end || quic_ == nullptr) return;
+  s.slot_spare = true;
+  if (++slots_held_ < slots_returned_together_) return;
+  ngtcp2_conn_extend_max_streams_bidi(quic_, slots_held_);
+  slots_lent_ += slots_held_;
+  slots_held_ = 0;
 }
 
 // nghttp3 is done with a stream (QUIC closed it both ways).

@@ -168,6 +168,12 @@ class http3_server final : public exchange::exchange_sink {
   exchange::field_list interim_scratch_;
   bool peer_trusted_ = false;
   size_t switched_count_ = 0;
+  // Request stream slots (return_slot_when_done): those of streams done
+  // both ways still held until QUIC closes them, those already given back
+  // ahead of the close, and how many held slots are given back at once.
+  uint64_t slots_held_ = 0;
+  uint64_t slots_lent_ = 0;
+  uint64_t slots_returned_together_ = 1;
   // An extended CONNECT was offered to an app on this connection: only
   // then can a stream have a switch deadline (most never look for one).
   bool switch_offered_ = false;

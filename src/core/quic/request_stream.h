@@ -62,7 +62,7 @@ struct request_stream {
   bool lingering = false;
   bool client_ended = false;  // the client's FIN came
   bool sent_to_end = false;   // our FIN is in a packet
-  bool slot_returned = false;  // the client may open another stream in its place (return_slot_when_done)
+  bool slot_spare = false;    // done both ways: its slot may go back before QUIC closes it (return_slot_when_done)
   net::output_queue pending;  // the exchange's output not handed to nghttp3 yet
   sent_data sent;             // handed to nghttp3, kept until acknowledged
   uint64_t delivered = 0;     // body bytes given to the exchange
