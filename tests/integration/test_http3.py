@@ -292,53 +292,6 @@ def test_datagrams_read_in_one_pass_are_acknowledged_together(start, tls_certifi
         client.close()
 
 
-def test_an_answer_ready_does_not_wait_for_the_apps_of_other_connections_read_in_the_same_pass(start,
-                                                                                               tls_certificates):
-    # Two clients' requests wait in the socket for one pass: the first's is
-    # answered by the core (the health path), the second's runs an inline
-    # app that holds the loop for 1.5 s. The first answer leaves when the
-    # reads move on to the second connection, before its app runs, not at
-    # the pass's end behind it. The second is answered too, later.
-    from aioquic.h3.events import HeadersReceived
-
-    server = start("--http3", "--blocking-threads", "0", *tls_args(tls_certificates))
-    fast = SansIoClient(server.port, str(tls_certificates.ca))
-    slow = SansIoClient(server.port, str(tls_certificates.ca))
-
-    def ask(client: SansIoClient, path: str) -> tuple[int, list[bytes]]:
-        sid = client.quic.get_next_available_stream_id()
-        client.http.send_headers(sid, [(b":method", b"GET"), (b":scheme", b"https"), (b":path", path.encode()),
-                                       (b":authority", b"localhost")], end_stream=True)
-        return sid, client.hold()
-
-    def status(client: SansIoClient, sid: int, datagrams: list[bytes]) -> bytes | None:
-        for data in datagrams:
-            client.quic.receive_datagram(data, client.address, now=time.monotonic())
-        found = None
-        while (event := client.quic.next_event()) is not None:
-            for h3 in client.http.handle_event(event):
-                if isinstance(h3, HeadersReceived) and h3.stream_id == sid:
-                    found = dict(h3.headers)[b":status"]
-        return found
-
-    try:
-        fast_sid, fast_request = ask(fast, HEALTH)
-        slow_sid, slow_request = ask(slow, "/slow?ms=1500")
-        os.kill(server.proc.pid, signal.SIGSTOP)
-        try:
-            for datagram in fast_request:
-                fast.udp.sendto(datagram, fast.address)
-            for datagram in slow_request:
-                slow.udp.sendto(datagram, slow.address)
-        finally:
-            os.kill(server.proc.pid, signal.SIGCONT)
-        assert status(fast, fast_sid, fast.replay([], seconds=0.75)) == b"200"
-        assert status(slow, slow_sid, slow.replay([], seconds=2)) == b"200"
-    finally:
-        fast.close()
-        slow.close()
-
-
 def test_streams_answered_to_their_ends_make_room_for_more_before_the_client_acknowledges_them(start,
                                                                                                 tls_certificates):
     # Request streams whose requests and answers have both been sent to

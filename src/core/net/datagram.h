@@ -29,10 +29,6 @@ class datagram_sink {
  public:
   virtual ~datagram_sink() = default;
   virtual void on_datagram(const datagram& d) = 0;
-  // The listener has handed all it read for now (its socket is empty, or
-  // it stops to let the loop serve others): whatever waits on the end of
-  // the reads goes now.
-  virtual void on_reads_done() {}
   // A drain: no new connections; those open finish what they carry
   // (QUIC: HTTP/3's GOAWAY).
   virtual void drain() {}

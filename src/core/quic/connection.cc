@@ -205,10 +205,6 @@ void connection::wake() {
   if (!reading_) flush_this_pass();
 }
 
-void connection::reads_moved_on() {
-  if (flush_due_ && !closed_) flush();
-}
-
 void connection::flush_this_pass() {
   if (closed_ || flush_due_) return;
   flush_due_ = true;

@@ -86,13 +86,6 @@ class connection final : private loop::timer_handler, private connection_link {
   void flush();
   // flush() once this pass's reads are done (the expiry timer, due now).
   void flush_this_pass();
-
- public:
-  // The reads have moved on from this connection's datagrams: what they
-  // made due goes now, not after the rest of the pass (endpoint.h).
-  void reads_moved_on();
-
- private:
   // A connection error: CONNECTION_CLOSE sent once, then closed.
   void fail(int liberr, const char* where);
   // An HTTP/3 error (nghttp3's `liberr`): the application error code the

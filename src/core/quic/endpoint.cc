@@ -81,7 +81,6 @@ void endpoint::on_datagram(const net::datagram& d) {
   if (rv != 0) return;  // not QUIC: dropped
   auto it = by_id_.find(std::string(reinterpret_cast<const char*>(vc.dcid), vc.dcidlen));
   if (it != by_id_.end()) {
-    move_reads_to(it->second);
     it->second->receive(d);  // a closed one answers as its closing period says
     return;
   }
@@ -90,13 +89,6 @@ void endpoint::on_datagram(const net::datagram& d) {
     return;
   }
   accept(d);
-}
-
-void endpoint::on_reads_done() { move_reads_to(nullptr); }
-
-void endpoint::move_reads_to(connection* next) {
-  if (reading_ != nullptr && reading_ != next) reading_->reads_moved_on();
-  reading_ = next;
 }
 
 // Only an ID with this loop's own index and the steering's key is

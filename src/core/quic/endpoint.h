@@ -54,8 +54,6 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   endpoint& operator=(const endpoint&) = delete;
 
   void on_datagram(const net::datagram& d) override;
-  // The reads of this wake are over: the connection read last answers.
-  void on_reads_done() override;
   // A drain: new connections are dropped, each open one sends GOAWAY and
   // closes once its requests are done.
   void drain() override;
@@ -95,13 +93,6 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   // A short-header packet whose ID is in no table.
   void stray(const net::datagram& d, const ngtcp2_version_cid& vc) const;
   void forget(connection* c);
-  // The datagrams read in a row for one connection are acknowledged and
-  // answered together, in one flush (connection::flush_this_pass), but not
-  // held for the rest of the pass: when the reads move on to another
-  // connection (`next`; null: the reads end), the one read before answers
-  // at once. Held to the pass's end, the answers to each client would wait
-  // for every other client's requests to be run, the clients idle meanwhile.
-  void move_reads_to(connection* next);
 
   loop::event_loop& loop_;
   const context context_;
@@ -116,7 +107,6 @@ class endpoint final : public net::datagram_sink, private loop::timer_handler {
   std::unordered_map<std::string, connection*> by_id_;
   std::unordered_map<connection*, std::unique_ptr<connection>> live_;
   std::vector<connection*> dead_;
-  connection* reading_ = nullptr;  // whose datagrams came last in these reads (freed only by the reaper, after)
   loop::timer reaper_{this};
 };
 

@@ -155,13 +155,9 @@ void datagram_listener::on_io(uint32_t /*events*/) {
   read_batch& b = *batches_[depth_];
   struct deeper {
     size_t& depth;
-    net::datagram_sink& sink;
-    deeper(size_t& d, net::datagram_sink& s) : depth(++d), sink(s) {}
-    ~deeper() {
-      --depth;
-      sink.on_reads_done();
-    }
-  } scope(depth_, sink_);
+    explicit deeper(size_t& d) : depth(++d) {}
+    ~deeper() { --depth; }
+  } scope(depth_);
   for (int handed = 0; handed < datagrams_per_wake && fd_ >= 0;) {
     for (int i = 0; i < reads_per_call; ++i) b.rearm(i);
     int count = ::recvmmsg(fd_, b.reads, reads_per_call, 0, nullptr);
