@@ -3,6 +3,8 @@
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -190,10 +192,17 @@ tls_transport::handshake_result tls_transport::handshake(std::string& reason) {
   }
   ERR_clear_error();
   errno = 0;
+  // Our Finished is out (TLS 1.3 then waits in the state named for early
+  // data; 1.2's resumption in the Finished's own), so this call reads the
+  // client's: what the server writes from here on (a TLS 1.3 ticket) can
+  // wait for the first answer.
+  OSSL_HANDSHAKE_STATE state = SSL_get_state(ssl_);
+  if (state == TLS_ST_EARLY_DATA || state == TLS_ST_SW_FINISHED) set_cork(true);
   int r = SSL_do_handshake(ssl_);
   if (r == 1) {
     wants_writable_ = false;
     maybe_pending_ = true;  // the client's first request may have come with its last handshake record
+    if (corked_) look_for_first_request();
     facts_.version = static_cast<uint16_t>(SSL_version(ssl_));
     if (const SSL_CIPHER* cipher = SSL_get_current_cipher(ssl_)) {
       facts_.cipher_suite = SSL_CIPHER_get_protocol_id(cipher);
@@ -220,6 +229,7 @@ tls_transport::handshake_result tls_transport::handshake(std::string& reason) {
 #endif
     return handshake_result::done;
   }
+  set_cork(false);
   int e = SSL_get_error(ssl_, r);
   if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
     wants_writable_ = e == SSL_ERROR_WANT_WRITE;
@@ -242,6 +252,29 @@ tls_transport::handshake_result tls_transport::handshake(std::string& reason) {
   // 3.0, in none seen).
   discard_unread_input();
   return handshake_result::failed;
+}
+
+void tls_transport::set_cork(bool on) {
+  if (on == corked_ || fd_ < 0) return;
+  int value = on ? 1 : 0;
+  // Not a TCP socket (a Unix socket pair in tests): nothing to hold back.
+  if (::setsockopt(fd_, IPPROTO_TCP, TCP_CORK, &value, sizeof value) == 0 || !on) corked_ = on;
+}
+
+// A peek reads whole records (read-ahead is on from here) and decrypts the
+// first, leaving it for the session's receive(). Any failure is left for
+// that receive() to meet again.
+void tls_transport::look_for_first_request() {
+  unsigned char first = 0;
+  size_t n = 0;
+  if (SSL_peek_ex(ssl_, &first, 1, &n) != 1) {
+    ERR_clear_error();
+    set_cork(false);
+  }
+}
+
+void tls_transport::settle_output(bool reading_on) {
+  if (corked_ && !reading_on) set_cork(false);
 }
 
 void tls_transport::discard_unread_input() {
@@ -363,6 +396,7 @@ ssize_t tls_transport::send_file(int file_fd, off_t* offset, size_t length) {
   return fail(static_cast<int>(n), false);
 }
 
+// The FIN takes what the cork held with it.
 void tls_transport::shutdown_write() {
   if (ssl_ != nullptr && SSL_is_init_finished(ssl_)) {
     ERR_clear_error();
@@ -370,6 +404,7 @@ void tls_transport::shutdown_write() {
     ERR_clear_error();
   }
   if (fd_ >= 0) ::shutdown(fd_, SHUT_WR);
+  corked_ = false;
 }
 
 void tls_transport::close() {

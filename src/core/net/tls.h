@@ -23,6 +23,18 @@
 //
 // Files go out with SSL_sendfile where the kernel does the record layer
 // (kTLS); elsewhere they are read into a buffer and written as records.
+//
+// A TLS 1.3 handshake ends with a session ticket the server writes when the
+// client's Finished arrives, and a client such as a load balancer's probe or
+// a client without keep-alive sends its request right behind that Finished.
+// Written as it comes, each piece is a TCP segment of its own: the ticket,
+// the answer, close_notify and the FIN, four sends through the loopback or
+// the network where one does. So the socket is corked (TCP_CORK) for the
+// call that reads the client's Finished, and the request is looked for at
+// once (read into the SSL object, not consumed): when it is there the cork
+// stays until the session has read it and answered what it could in the
+// same passes (settle_output), and everything leaves in one segment; when it
+// is not, the cork comes off there and then and the ticket goes alone.
 #pragma once
 
 #include <openssl/ssl.h>
@@ -118,6 +130,7 @@ class tls_transport final : public transport {
   bool wants_writable() const override { return wants_writable_; }
   char* record_stage(size_t& capacity) override;
   ssize_t send_staged(size_t length) override;
+  void settle_output(bool reading_on) override;
 
   // Records are written up to this many bytes at a time from small runs
   // gathered into one buffer (a record's own most).
@@ -129,12 +142,18 @@ class tls_transport final : public transport {
   ssize_t write_bytes(const char* data, size_t length);
   // Reads and drops what the socket holds now (a bounded amount).
   void discard_unread_input();
+  void set_cork(bool on);
+  // After the handshake's last step, with the socket corked: reads the
+  // client's first records into the SSL object if they are there already,
+  // and takes the cork off when they are not.
+  void look_for_first_request();
 
   SSL* ssl_ = nullptr;
   int fd_;
   bool wants_writable_ = false;
   bool ended_ = false;  // the peer's close_notify (or its end of input) was read
   bool kernel_send_ = false;  // kTLS: the kernel encrypts, SSL_sendfile works
+  bool corked_ = false;       // TCP_CORK is on: output waits for settle_output()
   // The last receive() stopped with the caller's buffer full (or the
   // handshake ended), so records may wait inside the SSL object. A receive
   // that ends because the socket had nothing more clears it: what is left

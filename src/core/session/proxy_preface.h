@@ -53,7 +53,9 @@ class proxy_preface final : public protocol {
   void on_readable() override;
   void on_writable() override {}
   void on_deadline() override;
-  plan current_plan() const override { return {!done_, done_ ? INT64_MAX : deadline_}; }
+  // Reading stays wanted once done, as the TLS handshake's (the protocol
+  // after it reads at once).
+  plan current_plan() const override { return {true, done_ ? INT64_MAX : deadline_}; }
   void drain() override;
   void on_close() override {}
   size_t release_idle_memory() override { return 0; }

@@ -167,7 +167,9 @@ void session::update() {
     if (w < deadline) deadline = w;
   }
   if (next_) deadline = now_ms();  // a handoff waits for this pass's timers at the latest
-  if (p.read && state_ == state::open && io_->input_pending()) deadline = now_ms();
+  bool reading_on = p.read && state_ == state::open && io_->input_pending();
+  if (reading_on) deadline = now_ms();
+  io_->settle_output(reading_on);
   if (deadline == INT64_MAX) {
     context_.loop.disarm(timer_);
   } else if (!timer_.armed() || timer_.deadline != deadline) {
@@ -179,6 +181,8 @@ void session::on_timer() {
   if (state_ == state::closed) return;
   if (next_) {
     take_handoff();
+    // What came with the handshake's last records is read now, not a pass later.
+    if (input_waiting()) protocol_->on_readable();
     update();
     return;
   }

@@ -36,7 +36,9 @@ class tls_handshake final : public protocol {
   void on_readable() override { advance(); }
   void on_writable() override { advance(); }
   void on_deadline() override;
-  plan current_plan() const override { return {!done_, done_ ? INT64_MAX : deadline_}; }
+  // Reading stays wanted once done: the protocol after it reads at once, and
+  // dropping the interest for the one pass between would cost two epoll_ctl.
+  plan current_plan() const override { return {true, done_ ? INT64_MAX : deadline_}; }
   void drain() override;
   void on_close() override {}
   size_t release_idle_memory() override { return 0; }

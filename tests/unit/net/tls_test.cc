@@ -3,8 +3,11 @@
 // layer after a read that filled its buffer (the socket then says nothing),
 // a session that must read them anyway, writes the socket would not take
 // repeated as OpenSSL requires, and files through the copying path.
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/tcp.h>
+#include <netinet/in.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -104,9 +107,50 @@ void socket_pair(int& server_fd, int& client_fd) {
   client_fd = fds[1];
 }
 
-bool socket_readable(int fd) {
+bool socket_readable(int fd, int wait_ms = 0) {
   pollfd p{fd, POLLIN, 0};
-  return poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0;
+  return poll(&p, 1, wait_ms) == 1 && (p.revents & POLLIN) != 0;
+}
+
+// A connected TCP pair on loopback, both ends non-blocking: what the cork
+// (TCP_CORK) and the segment counts need, which a Unix socket pair has not.
+void tcp_pair(int& server_fd, int& client_fd) {
+  int listener = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(listen(listener, 1), 0);
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  client_fd = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_EQ(connect(client_fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  server_fd = accept4(listener, nullptr, nullptr, SOCK_NONBLOCK);
+  ASSERT_GE(server_fd, 0);
+  ::close(listener);
+  fcntl(client_fd, F_SETFL, fcntl(client_fd, F_GETFL) | O_NONBLOCK);
+  // Both ends send at once, as the server's and the clients of interest do
+  // (Nagle would hold the request behind an unacknowledged Finished).
+  int one = 1;
+  setsockopt(server_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  setsockopt(client_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+int corked(int fd) {
+  int value = -1;
+  socklen_t length = sizeof value;
+  getsockopt(fd, IPPROTO_TCP, TCP_CORK, &value, &length);
+  return value;
+}
+
+// Segments with a payload this end has received (the FIN and bare
+// acknowledgements not counted).
+uint32_t data_segments_in(int fd) {
+  tcp_info info{};
+  socklen_t length = sizeof info;
+  getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length);
+  return info.tcpi_data_segs_in;
 }
 
 void handshake(net::tls_transport& server, client& c) {
@@ -191,6 +235,81 @@ TEST(Tls, AReadThatFillsItsBufferLeavesInputPendingThatTheSocketDoesNotAnnounce)
   EXPECT_FALSE(server.input_pending());
 }
 
+// The server's flight answered and the client's Finished sent: on a TCP
+// pair, the first step reads the ClientHello and writes the flight, the
+// client then finishes (TLS 1.3: its Finished is its last word).
+void handshake_to_the_clients_finished(net::tls_transport& server, client& c, int server_fd, int client_fd) {
+  std::string reason;
+  ASSERT_FALSE(c.step_handshake());  // the ClientHello
+  ASSERT_TRUE(socket_readable(server_fd, 1000));
+  ASSERT_EQ(server.handshake(reason), net::tls_transport::handshake_result::pending) << reason;
+  ASSERT_TRUE(socket_readable(client_fd, 1000));
+  ASSERT_TRUE(c.step_handshake());  // the Finished
+  ASSERT_EQ(SSL_version(c.ssl), TLS1_3_VERSION);
+}
+
+// A client that sends its request right behind its Finished (one without
+// keep-alive, a probe): the ticket the server writes on the Finished waits
+// for the answer, and the two reach the client in one segment. Sent as
+// they came, they made two, and close_notify and the FIN two more.
+TEST(Tls, ATicketWaitsForTheAnswerToTheRequestBehindTheFinishedAndLeavesWithItInOneSegment) {
+  auto context = server_context();
+  int s = -1;
+  int cfd = -1;
+  tcp_pair(s, cfd);
+  net::tls_transport server(*context, s);
+  client c(cfd);
+  handshake_to_the_clients_finished(server, c, s, cfd);
+  const std::string request = "GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+  c.write(request);
+  uint32_t segments_before = data_segments_in(cfd);
+  std::string reason;
+  ASSERT_EQ(server.handshake(reason), net::tls_transport::handshake_result::done) << reason;
+  EXPECT_EQ(corked(s), 1);
+  EXPECT_TRUE(server.input_pending()) << "the request behind the Finished was not looked for";
+  EXPECT_FALSE(socket_readable(cfd)) << "the ticket went out alone";
+  char buffer[256];
+  ssize_t n = server.receive(buffer, sizeof buffer);
+  ASSERT_EQ(n, static_cast<ssize_t>(request.size()));
+  EXPECT_EQ(std::string(buffer, static_cast<size_t>(n)), request);
+  const std::string answer = "HTTP/1.1 204 No Content\r\n\r\n";
+  iovec iov[1] = {{const_cast<char*>(answer.data()), answer.size()}};
+  ASSERT_EQ(server.send_gather(iov, 1), static_cast<ssize_t>(answer.size()));
+  EXPECT_FALSE(socket_readable(cfd)) << "the answer went out before the session settled its output";
+  server.settle_output(false);
+  EXPECT_EQ(corked(s), 0);
+  ASSERT_TRUE(socket_readable(cfd, 1000));
+  EXPECT_EQ(c.read_available(), answer);
+  EXPECT_EQ(data_segments_in(cfd) - segments_before, 1u);
+  SSL_SESSION* session = SSL_get1_session(c.ssl);
+  ASSERT_NE(session, nullptr);
+  EXPECT_TRUE(SSL_SESSION_is_resumable(session)) << "the ticket did not arrive";
+  SSL_SESSION_free(session);
+}
+
+// A client that sends nothing behind its Finished (it may wait for the
+// ticket, or ask later): the ticket leaves at once, the socket uncorked.
+TEST(Tls, WithNothingBehindTheFinishedTheTicketLeavesAtOnce) {
+  auto context = server_context();
+  int s = -1;
+  int cfd = -1;
+  tcp_pair(s, cfd);
+  net::tls_transport server(*context, s);
+  client c(cfd);
+  handshake_to_the_clients_finished(server, c, s, cfd);
+  ASSERT_TRUE(socket_readable(s, 1000));
+  std::string reason;
+  ASSERT_EQ(server.handshake(reason), net::tls_transport::handshake_result::done) << reason;
+  EXPECT_EQ(corked(s), 0);
+  EXPECT_FALSE(server.input_pending());
+  ASSERT_TRUE(socket_readable(cfd, 100)) << "the ticket was held";
+  EXPECT_EQ(c.read_available(), "");
+  SSL_SESSION* session = SSL_get1_session(c.ssl);
+  ASSERT_NE(session, nullptr);
+  EXPECT_TRUE(SSL_SESSION_is_resumable(session));
+  SSL_SESSION_free(session);
+}
+
 // --- a session over TLS ---------------------------------------------------------
 
 // Reads a few bytes per call, as a protocol whose window is nearly full
@@ -258,6 +377,43 @@ TEST(Tls, ASessionReadsRecordsWaitingInsideTheTlsLayerWithoutTheSocketSayingRead
   }
   EXPECT_EQ(echoed.size(), sent.size());
   EXPECT_TRUE(echoed == sent);
+  session->close_now();
+  delete session;
+}
+
+// A session on TCP whose client sent a few bytes behind its Finished: the
+// protocol after the handshake reads them on the handshake's own passes
+// (the sipping echo takes seven bytes a pass, so two), and the ticket and
+// both echoes reach the client in one segment, the cork off once the
+// session has nothing more to read.
+TEST(Tls, ASessionAnswersWhatCameBehindTheFinishedWithTheTicketInOneSegment) {
+  auto context = server_context();
+  int s = -1;
+  int cfd = -1;
+  tcp_pair(s, cfd);
+  echo_host host;
+  sockaddr_storage peer{};
+  auto* session = new sn::session(host.context, s, peer, 0, context.get());
+  session->start(std::make_unique<sn::tls_handshake>(*session, *session->tls(), host, 5000, 1000));
+  client c(cfd);
+  bool client_done = false;
+  for (int i = 0; i < 200 && !client_done; ++i) {
+    client_done = c.step_handshake();
+    if (!client_done) host.loop.run_once(5);
+  }
+  ASSERT_TRUE(client_done);
+  ASSERT_FALSE(host.handed);
+  const std::string sent = "echo me, please";
+  c.write(sent);
+  uint32_t segments_before = data_segments_in(cfd);
+  std::string echoed;
+  for (int i = 0; i < 200 && echoed.size() < sent.size(); ++i) {
+    host.loop.run_once(5);
+    echoed += c.read_available();
+  }
+  EXPECT_EQ(echoed, sent);
+  EXPECT_EQ(data_segments_in(cfd) - segments_before, 1u);
+  EXPECT_EQ(corked(s), 0);
   session->close_now();
   delete session;
 }
