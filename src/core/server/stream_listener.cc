@@ -19,6 +19,9 @@ constexpr int accept_pause_ms = 100;
 
 stream_listener::stream_listener(listener_set& set, int fd, uint16_t index) : set_(set), fd_(fd), index_(index) {
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  int one = 1;
+  // Fails on a Unix socket, whose connections have no Nagle to turn off.
+  if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) == 0) nodelay_ = nodelay::unchecked;
 }
 
 stream_listener::~stream_listener() {
@@ -83,9 +86,15 @@ void stream_listener::on_io(uint32_t) {
       log::write(log::level::error, "accept failed: %s", strerrordesc_np(errno));
       return;
     }
-    if (peer.ss_family == AF_INET || peer.ss_family == AF_INET6) {
-      int one = 1;
-      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if ((peer.ss_family == AF_INET || peer.ss_family == AF_INET6) && nodelay_ != nodelay::inherited) {
+      int value = 0;
+      socklen_t length = sizeof value;
+      if (nodelay_ == nodelay::unchecked) {
+        bool inherited = getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &value, &length) == 0 && value != 0;
+        nodelay_ = inherited ? nodelay::inherited : nodelay::set_each;
+      }
+      value = 1;
+      if (nodelay_ == nodelay::set_each) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &value, sizeof value);
     }
     set_.accepted(fd, peer, index_);
   }

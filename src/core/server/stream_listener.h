@@ -42,6 +42,12 @@ class stream_listener final : private loop::io_handler, private loop::timer_hand
   int fd_;
   uint16_t index_;  // the sessions' listener number (which port a request came in on)
   bool paused_ = true;  // not watched: not started, out of descriptors, or the set paused it
+  // TCP_NODELAY on each accepted TCP connection: Linux gives an accepted
+  // socket its listener's options, so it is set once on the listener and
+  // checked on the first connection; set on each (a syscall a connection)
+  // only where that check fails.
+  enum class nodelay : uint8_t { unchecked, inherited, set_each };
+  nodelay nodelay_ = nodelay::set_each;
   loop::timer retry_{this};
 };
 

@@ -359,6 +359,46 @@ uint64_t every_client_gets_the_answer_to_its_own_request(srv::thread_pool_hooks*
   return srv.pool->order_swaps();
 }
 
+// The server's end of the test's connection `client`, found among this
+// process's descriptors by its peer (the client's own address); -1 if none.
+int server_end_of(int client) {
+  sockaddr_in mine{};
+  socklen_t length = sizeof mine;
+  getsockname(client, reinterpret_cast<sockaddr*>(&mine), &length);
+  for (int fd = 3; fd < 4096; ++fd) {
+    sockaddr_in peer{};
+    socklen_t peer_length = sizeof peer;
+    if (fd == client || getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_length) != 0) continue;
+    if (peer.sin_family == AF_INET && peer.sin_port == mine.sin_port && peer.sin_addr.s_addr == mine.sin_addr.s_addr) {
+      return fd;
+    }
+  }
+  return -1;
+}
+
+// Small answers leave at once: every accepted TCP connection has Nagle off,
+// the first (where the listener's setting is checked) and those after it
+// (which take it from the listener without a call of their own).
+TEST(ServerWithPool, EveryAcceptedConnectionHasNagleOff) {
+  running_server srv(1);
+  for (int i = 0; i < 3; ++i) {
+    int fd = connect_to(srv.port);
+    ASSERT_GE(fd, 0);
+    ASSERT_TRUE(send_all(fd, "GET /n HTTP/1.1\r\nHost: t\r\n\r\n"));
+    bool ok = false;
+    std::string carry;
+    read_body(fd, carry, ok);
+    ASSERT_TRUE(ok);
+    int server_fd = server_end_of(fd);
+    ASSERT_GE(server_fd, 0);
+    int value = 0;
+    socklen_t length = sizeof value;
+    ASSERT_EQ(getsockopt(server_fd, IPPROTO_TCP, TCP_NODELAY, &value, &length), 0);
+    EXPECT_NE(value, 0) << "connection " << i;
+    ::close(fd);
+  }
+}
+
 TEST(ServerWithPool, EveryClientGetsTheAnswerToItsOwnRequestWhileOthersVanish) {
   every_client_gets_the_answer_to_its_own_request(nullptr);
 }
