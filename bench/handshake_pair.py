@@ -77,7 +77,8 @@ def one_round(arms: list[str], duration: int, connections: int, log_dir: Path) -
             raise RuntimeError(f"{name}: wrk did not complete cleanly:\n{out}")
         requests = int(found.group(1))
         result[name] = {"requests": requests,
-                        "cpu_us_per_handshake": round((after[name] - before[name]) * tick_us / requests, 1)}
+                        "cpu_us_per_handshake": round((after[name] - before[name]) * tick_us / requests, 1),
+                        "pid": servers[name][0].pid}
     return result
 
 
