@@ -273,10 +273,6 @@ void tls_transport::look_for_first_request() {
   }
 }
 
-void tls_transport::settle_output(bool reading_on) {
-  if (corked_ && !reading_on) set_cork(false);
-}
-
 void tls_transport::discard_unread_input() {
   char sink[4096];
   for (int i = 0; i < 16 && fd_ >= 0; ++i) {

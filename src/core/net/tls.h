@@ -130,7 +130,12 @@ class tls_transport final : public transport {
   bool wants_writable() const override { return wants_writable_; }
   char* record_stage(size_t& capacity) override;
   ssize_t send_staged(size_t length) override;
-  void settle_output(bool reading_on) override;
+  // The ticket held for the first answer (above) goes now unless
+  // `reading_on`: the session reads input already here on its next pass,
+  // and an answer may follow it. Called at each of the session's updates.
+  void settle_output(bool reading_on) {
+    if (corked_ && !reading_on) set_cork(false);
+  }
 
   // Records are written up to this many bytes at a time from small runs
   // gathered into one buffer (a record's own most).

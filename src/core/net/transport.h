@@ -32,11 +32,6 @@ class transport {
   // receive() can make no progress until the socket takes output (TLS: a
   // record it must send first).
   virtual bool wants_writable() const { return false; }
-  // Output the transport holds back to go out with what follows it (TLS: a
-  // session ticket held for the first answer, see tls.h): sent now unless
-  // `reading_on` (the session reads input already here on its next pass,
-  // and an answer may follow it).
-  virtual void settle_output(bool reading_on) { (void)reading_on; }
   // A transport that frames what it sends in records of its own (TLS, when
   // the kernel does not): the buffer one record is staged in, and its size
   // in `capacity`. The queue fills it from consecutive runs, file ranges

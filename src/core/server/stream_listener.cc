@@ -93,8 +93,10 @@ void stream_listener::on_io(uint32_t) {
         bool inherited = getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &value, &length) == 0 && value != 0;
         nodelay_ = inherited ? nodelay::inherited : nodelay::set_each;
       }
-      value = 1;
-      if (nodelay_ == nodelay::set_each) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &value, sizeof value);
+      if (nodelay_ == nodelay::set_each) {
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      }
     }
     set_.accepted(fd, peer, index_);
   }

@@ -169,7 +169,7 @@ void session::update() {
   if (next_) deadline = now_ms();  // a handoff waits for this pass's timers at the latest
   bool reading_on = p.read && state_ == state::open && io_->input_pending();
   if (reading_on) deadline = now_ms();
-  io_->settle_output(reading_on);
+  if (tls_) tls_->settle_output(reading_on);
   if (deadline == INT64_MAX) {
     context_.loop.disarm(timer_);
   } else if (!timer_.armed() || timer_.deadline != deadline) {
