@@ -12,78 +12,53 @@
 
 namespace baton::loop {
 
-// --- the timer heap ---
+// --- timers ---
 
-void event_loop::heap_swap(size_t a, size_t b) {
-  std::swap(heap_[a], heap_[b]);
-  heap_[a]->heap_index = a;
-  heap_[b]->heap_index = b;
+namespace {
+
+int64_t precise_now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-void event_loop::sift_up(size_t i) {
-  while (i > 0) {
-    size_t parent = (i - 1) / 2;
-    if (heap_[parent]->deadline <= heap_[i]->deadline) break;
-    heap_swap(i, parent);
-    i = parent;
-  }
-}
-
-void event_loop::sift_down(size_t i) {
-  size_t n = heap_.size();
-  while (true) {
-    size_t smallest = i;
-    size_t left = 2 * i + 1;
-    size_t right = left + 1;
-    if (left < n && heap_[left]->deadline < heap_[smallest]->deadline) smallest = left;
-    if (right < n && heap_[right]->deadline < heap_[smallest]->deadline) smallest = right;
-    if (smallest == i) return;
-    heap_swap(i, smallest);
-    i = smallest;
-  }
-}
-
-void event_loop::heap_remove(size_t i) {
-  size_t last = heap_.size() - 1;
-  heap_[i]->heap_index = timer::not_armed;
-  if (i != last) {
-    heap_[i] = heap_[last];
-    heap_[i]->heap_index = i;
-  }
-  heap_.pop_back();
-  if (i < heap_.size()) {
-    if (i > 0 && heap_[i]->deadline < heap_[(i - 1) / 2]->deadline) sift_up(i);
-    else sift_down(i);
-  }
-}
+}  // namespace
 
 void event_loop::arm(timer& t, int64_t deadline_ms) {
-  if (t.armed()) {
-    int64_t old = t.deadline;
-    t.deadline = deadline_ms;
-    if (deadline_ms < old) sift_up(t.heap_index);
-    else sift_down(t.heap_index);
-    return;
-  }
-  t.deadline = deadline_ms;
-  t.heap_index = heap_.size();
-  heap_.push_back(&t);
-  sift_up(t.heap_index);
+  if (t.heap == &precise_timers_) precise_timers_.remove(t);
+  coarse_timers_.arm(t, deadline_ms);
+}
+
+void event_loop::arm_precise(timer& t, int64_t deadline_ns) {
+  if (t.heap == &coarse_timers_) coarse_timers_.remove(t);
+  precise_timers_.arm(t, deadline_ns);
 }
 
 void event_loop::disarm(timer& t) {
-  if (t.armed()) heap_remove(t.heap_index);
+  if (t.heap != nullptr) t.heap->remove(t);
 }
 
 void event_loop::run_due_timers() {
   // A timer armed by a handler for a time already due fires on the next
-  // pass, not this one, so a handler that keeps re-arming cannot starve I/O.
-  size_t budget = heap_.size();
-  while (budget-- > 0 && !heap_.empty() && heap_.front()->deadline <= now_ms_) {
-    timer* t = heap_.front();
-    heap_remove(0);
+  // pass, not this one, so a handler that keeps re-arming cannot starve I/O
+  // (on either clock: both budgets are counted before either runs).
+  size_t budget = coarse_timers_.size();
+  size_t precise_budget = precise_timers_.size();
+  while (budget-- > 0 && !coarse_timers_.empty() && coarse_timers_.front()->due <= now_ms_) {
+    timer* t = coarse_timers_.pop();
     t->handler->on_timer();
   }
+  if (precise_budget == 0 || precise_timers_.empty()) return;
+  const int64_t now_ns = precise_now_ns();
+  while (precise_budget-- > 0 && !precise_timers_.empty() && precise_timers_.front()->due <= now_ns) {
+    timer* t = precise_timers_.pop();
+    t->handler->on_timer();
+  }
+}
+
+int64_t event_loop::precise_wait_ns() const {
+  if (precise_timers_.empty()) return -1;
+  return std::max<int64_t>(precise_timers_.front()->due - precise_now_ns(), 0);
 }
 
 // --- waking ---
@@ -164,9 +139,10 @@ int event_loop::next_timeout_ms() const {
   if (inbox_pending()) return 0;
   // -1: nothing to wait for; a timer already due waits 0.
   int64_t until = -1;
-  if (!heap_.empty()) until = std::max<int64_t>(heap_.front()->deadline - now_ms_, 0);
-  if (park_limit_ns_ >= 0) {
-    int64_t limit_ms = (park_limit_ns_ + 999'999) / 1'000'000;
+  if (!coarse_timers_.empty()) until = std::max<int64_t>(coarse_timers_.front()->due - now_ms_, 0);
+  for (int64_t limit_ns : {park_limit_ns_, precise_wait_ns()}) {
+    if (limit_ns < 0) continue;
+    int64_t limit_ms = (limit_ns + 999'999) / 1'000'000;
     if (until < 0 || limit_ms < until) until = limit_ms;
   }
   if (until < 0) return -1;
@@ -188,10 +164,13 @@ void event_loop::run_once(int max_wait_ms) {
     int until = next_timeout_ms();
     if (until >= 0 && (timeout < 0 || until < timeout)) timeout = until;
   }
-  // Within the millisecond next_timeout_ms() rounded the park limit up to.
+  // Within the millisecond next_timeout_ms() rounded the park limit, or the
+  // earliest precise timer, up to.
   int64_t precise_ns = -1;
-  if (timeout != 0 && park_limit_ns_ >= 0 && static_cast<int64_t>(timeout) * 1'000'000 >= park_limit_ns_) {
-    precise_ns = park_limit_ns_;
+  if (timeout != 0) {
+    int64_t fine = precise_wait_ns();
+    if (park_limit_ns_ >= 0 && (fine < 0 || park_limit_ns_ < fine)) fine = park_limit_ns_;
+    if (fine >= 0 && static_cast<int64_t>(timeout) * 1'000'000 >= fine) precise_ns = fine;
   }
   if (timeout != 0 && park_spin_max_us_ > 0 && spin_for_inbox()) timeout = 0;
   if (timeout != 0) {

@@ -1,4 +1,4 @@
-// The event loop: epoll readiness, an intrusive timer heap, an inbox other
+// The event loop: epoll readiness, timers (timer_heap.h), an inbox other
 // threads post notices to, and an eventfd that wakes the loop only when it
 // is parked.
 //
@@ -19,9 +19,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <vector>
 
 #include "core/handoff/notice_queue.h"
+#include "core/loop/timer_heap.h"
 
 namespace baton::loop {
 
@@ -35,14 +35,6 @@ class io_handler {
   ~io_handler() = default;
 };
 
-class timer_handler {
- public:
-  virtual void on_timer() = 0;
-
- protected:
-  ~timer_handler() = default;
-};
-
 // Receives what other threads posted, oldest first, on the loop thread.
 class inbox_handler {
  public:
@@ -50,21 +42,6 @@ class inbox_handler {
 
  protected:
   ~inbox_handler() = default;
-};
-
-// A deadline owned by whoever embeds it. Arming an armed timer moves it;
-// nothing is allocated per arm (the heap is a vector of pointers that only
-// grows to the largest number of timers ever armed at once).
-struct timer {
-  explicit timer(timer_handler* h = nullptr) : handler(h) {}
-  timer(const timer&) = delete;
-  timer& operator=(const timer&) = delete;
-  bool armed() const { return heap_index != not_armed; }
-
-  static constexpr size_t not_armed = SIZE_MAX;
-  timer_handler* handler;
-  int64_t deadline = 0;
-  size_t heap_index = not_armed;
 };
 
 // Called around the blocking wait, so a caller that holds a lock (the GIL,
@@ -97,14 +74,23 @@ class event_loop {
   void remove(int fd);
 
   // Monotonic milliseconds, read once per pass (and by refresh_clock()).
+  // The coarse clock's: it moves at the kernel's tick (4 ms at 250 Hz) and
+  // when an idle CPU wakes, not between.
   int64_t now_ms() const { return now_ms_; }
   // Re-reads the clock: for callers that ran for long inside a pass.
   void refresh_clock() { update_clock(); }
-  // Arms (or re-arms) `t` to fire at `deadline_ms`. The timer's handler runs
-  // on a pass at or after the deadline; the timer is disarmed before it runs.
+  // Arms (or re-arms) `t` to fire at `deadline_ms`, on the clock now_ms()
+  // reads. The timer's handler runs on a pass at or after the deadline; the
+  // timer is disarmed before it runs.
   void arm(timer& t, int64_t deadline_ms);
+  // The same for a deadline that cannot wait for the coarse clock's tick:
+  // `deadline_ns` on CLOCK_MONOTONIC read precisely (QUIC's pacing and loss
+  // timers, microseconds to a few milliseconds ahead). The wait ends at it
+  // to the microsecond (epoll_pwait2) and the clock is read precisely to see
+  // it due, both only while such a timer is armed.
+  void arm_precise(timer& t, int64_t deadline_ns);
   void disarm(timer& t);
-  size_t armed_timers() const { return heap_.size(); }
+  size_t armed_timers() const { return coarse_timers_.size() + precise_timers_.size(); }
 
   // Any thread: queues `node` for the inbox handler and wakes the loop if it
   // is parked in its wait. The Dekker pair (the loop stores parked, then
@@ -188,11 +174,8 @@ class event_loop {
   bool inbox_pending() const { return !inbox_.empty(); }
   bool spin_for_inbox();
   bool poll_inbox(int microseconds) const;
-  // The heap, as in any binary heap over an array; each timer records its index.
-  void heap_swap(size_t a, size_t b);
-  void sift_up(size_t i);
-  void sift_down(size_t i);
-  void heap_remove(size_t i);
+  // How long until the earliest precise timer, in nanoseconds (-1: none).
+  int64_t precise_wait_ns() const;
 
   int epoll_fd_ = -1;  // the backend's descriptor (backend_fd())
   int wake_fd_ = -1;
@@ -202,7 +185,8 @@ class event_loop {
   io_handler* wake_handler_ = nullptr;
   inbox_handler* inbox_handler_ = nullptr;
   wait_hooks hooks_;
-  std::vector<timer*> heap_;
+  timer_heap coarse_timers_;   // due in now_ms()'s milliseconds
+  timer_heap precise_timers_;  // due in the precise clock's nanoseconds
   handoff::notice_queue inbox_;
   std::atomic<bool> parked_{false};
   std::atomic<uint64_t> wake_writes_{0};

@@ -172,7 +172,7 @@ void session::update() {
   if (tls_) tls_->settle_output(reading_on);
   if (deadline == INT64_MAX) {
     context_.loop.disarm(timer_);
-  } else if (!timer_.armed() || timer_.deadline != deadline) {
+  } else if (!timer_.armed() || timer_.due != deadline) {
     context_.loop.arm(timer_, deadline);
   }
 }

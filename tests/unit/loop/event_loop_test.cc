@@ -16,6 +16,7 @@
 #include <atomic>
 #include <memory>
 #include <chrono>
+#include <ctime>
 #include <random>
 #include <string>
 #include <system_error>
@@ -537,6 +538,154 @@ TEST(EventLoop, AParkLimitEndsAWaitWithNothingElseToEndIt) {
   EXPECT_LT(each, std::chrono::microseconds(950)) << "the limit was rounded to a millisecond wait";
   loop.set_park_limit_ns(-1);
   EXPECT_EQ(loop.next_timeout_ms(), -1);
+}
+
+int64_t precise_now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// Re-arms itself `gap_ns` ahead on the precise clock until it has fired
+// `rounds` times, noting how late each firing came.
+struct pacing_timer final : baton::loop::timer_handler {
+  pacing_timer(event_loop& loop, int64_t gap_ns, int rounds) : loop(loop), gap_ns(gap_ns), rounds(rounds) {}
+  void start() {
+    due = precise_now_ns() + gap_ns;
+    loop.arm_precise(t, due);
+  }
+  void on_timer() override {
+    int64_t now = precise_now_ns();
+    if (now < due) early = true;
+    latest = std::max(latest, now - due);
+    if (++fired < rounds) start();
+  }
+  event_loop& loop;
+  int64_t gap_ns;
+  int rounds;
+  timer t{this};
+  int64_t due = 0;
+  int fired = 0;
+  bool early = false;
+  int64_t latest = 0;
+};
+
+// A precise timer a fifth of a millisecond ahead fires a fifth of a
+// millisecond later, not at the coarse clock's next tick (4 ms at 250 Hz)
+// nor after a millisecond wait: QUIC's pacer lives on it. The loop waits
+// with nothing but the timer to end the wait; a wake from another thread
+// after three seconds bounds the test if the timer is lost.
+TEST(EventLoop, APreciseTimerFiresAtItsMicrosecondNotAtTheCoarseClocksTick) {
+  event_loop loop;
+  std::atomic<bool> done{false};
+  std::thread backstop([&] {
+    for (int i = 0; i < 300 && !done.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    loop.wake();
+  });
+  constexpr int rounds = 20;
+  pacing_timer pacer(loop, 200'000, rounds);
+  pacer.start();
+  EXPECT_EQ(loop.next_timeout_ms(), 1) << "a driving loop gets it rounded up to milliseconds";
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 10 * rounds && pacer.fired < rounds; ++i) loop.run_once(-1);
+  auto each = (std::chrono::steady_clock::now() - start) / rounds;
+  done = true;
+  backstop.join();
+  EXPECT_EQ(pacer.fired, rounds);
+  EXPECT_FALSE(pacer.early) << "a precise timer fired before its deadline";
+  EXPECT_GE(each, std::chrono::microseconds(200));
+  // On the coarse clock each round would take a tick; after a millisecond
+  // wait, at least a millisecond.
+  EXPECT_LT(each, std::chrono::microseconds(950)) << "the timer waited for a millisecond or a tick";
+  EXPECT_EQ(loop.armed_timers(), 0u);
+}
+
+TEST(EventLoop, APreciseTimerDoesNotFireBeforeItsDeadline) {
+  event_loop loop;
+  std::vector<int> fired;
+  recording_timer h(fired, 1);
+  timer t(&h);
+  loop.arm_precise(t, precise_now_ns() + 30'000'000);
+  loop.run_once(0);
+  EXPECT_TRUE(fired.empty());
+  EXPECT_TRUE(t.armed());
+  int next = loop.next_timeout_ms();
+  EXPECT_GT(next, 20);
+  EXPECT_LE(next, 30);
+  loop.arm_precise(t, precise_now_ns() - 1);
+  loop.run_once(0);
+  EXPECT_EQ(fired, (std::vector<int>{1}));
+  EXPECT_FALSE(t.armed());
+}
+
+// One timer, moved between the two clocks, is one entry: it fires once,
+// at the deadline it was armed with last, and a disarm takes it from
+// whichever clock holds it.
+// As on one clock: a handler on the coarse clock that arms a precise timer
+// for a time already due has it fire on the next pass, not this one.
+TEST(EventLoop, APreciseTimerArmedByACoarseTimerForNowFiresInALaterPass) {
+  event_loop loop;
+  std::vector<int> fired;
+  recording_timer second_handler(fired, 2);
+  timer second(&second_handler);
+  struct arming final : baton::loop::timer_handler {
+    void on_timer() override {
+      log->push_back(1);
+      loop->arm_precise(*next, precise_now_ns() - 1);
+    }
+    event_loop* loop = nullptr;
+    std::vector<int>* log = nullptr;
+    timer* next = nullptr;
+  } first;
+  timer first_timer(&first);
+  first.loop = &loop;
+  first.log = &fired;
+  first.next = &second;
+  loop.arm(first_timer, loop.now_ms() - 1);
+  loop.run_once(0);
+  EXPECT_EQ(fired, (std::vector<int>{1}));
+  loop.run_once(0);
+  EXPECT_EQ(fired, (std::vector<int>{1, 2}));
+}
+
+TEST(EventLoop, ATimerMovedBetweenClocksIsOneTimer) {
+  event_loop loop;
+  std::vector<int> fired;
+  recording_timer h(fired, 1);
+  timer t(&h);
+  loop.arm(t, loop.now_ms() + 60'000);
+  loop.arm_precise(t, precise_now_ns() - 1);
+  EXPECT_EQ(loop.armed_timers(), 1u);
+  loop.run_once(0);
+  EXPECT_EQ(fired, (std::vector<int>{1}));
+  EXPECT_EQ(loop.armed_timers(), 0u);
+
+  loop.arm_precise(t, precise_now_ns() - 1);
+  loop.arm(t, loop.now_ms() + 60'000);
+  EXPECT_EQ(loop.armed_timers(), 1u);
+  loop.run_once(0);
+  EXPECT_EQ(fired.size(), 1u) << "the timer fired at the deadline it was moved from";
+
+  loop.arm_precise(t, precise_now_ns() - 1);
+  loop.disarm(t);
+  EXPECT_EQ(loop.armed_timers(), 0u);
+  loop.run_once(0);
+  EXPECT_EQ(fired.size(), 1u);
+}
+
+TEST(EventLoop, DueTimersOnBothClocksFireInOnePass) {
+  event_loop loop;
+  std::vector<int> fired;
+  recording_timer coarse_handler(fired, 1), precise_handler(fired, 2), later_handler(fired, 3);
+  timer coarse(&coarse_handler), precise(&precise_handler), later(&later_handler);
+  loop.arm(coarse, loop.now_ms() - 1);
+  loop.arm_precise(precise, precise_now_ns() - 1);
+  loop.arm_precise(later, precise_now_ns() + 60'000'000'000);
+  loop.run_once(0);
+  std::sort(fired.begin(), fired.end());
+  EXPECT_EQ(fired, (std::vector<int>{1, 2}));
+  EXPECT_EQ(loop.armed_timers(), 1u);
+  loop.disarm(later);
 }
 
 struct hook_log {
