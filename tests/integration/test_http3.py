@@ -135,6 +135,18 @@ def test_ecn_marks_are_counted_back_to_the_client_and_the_servers_packets_carry_
     assert 2 in found.server_marks, f"no datagram of the server's was marked ECT(0): {found.server_marks}"
 
 
+def bursts_of(arrivals: list) -> list[tuple[float, int]]:
+    """The server's datagrams as bursts: (when the first arrived, the bytes), a burst's datagrams
+    arriving within microseconds of each other."""
+    bursts, last = [], None
+    for at, size in arrivals:
+        if last is None or at - last > 0.0002:
+            bursts.append((at, 0))
+        bursts[-1] = (bursts[-1][0], bursts[-1][1] + size)
+        last = at
+    return bursts
+
+
 def test_a_download_leaves_in_paced_bursts_never_more_than_the_send_quantum(start, tls_certificates):
     # 1 MiB to a client 20 ms away that acknowledges in batches: each ACK
     # frees much of the congestion window at once. Paced (RFC 9002 section
@@ -144,13 +156,32 @@ def test_a_download_leaves_in_paced_bursts_never_more_than_the_send_quantum(star
     server = start("--http3", *tls_args(tls_certificates))
     body, arrivals = delayed_download(server.port, str(tls_certificates.ca), "/file", delay=0.02)
     assert body == 1 << 20
-    bursts, last = [0], None
-    for at, size in arrivals:
-        if last is not None and at - last > 0.0002:  # a burst's datagrams arrive within microseconds
-            bursts.append(0)
-        bursts[-1] += size
-        last = at
+    bursts = [size for _, size in bursts_of(arrivals)]
     assert max(bursts) <= 65536 + 1500, f"bursts of {sorted(bursts)[-5:]} bytes"
+
+
+def test_the_pacer_sends_each_burst_when_it_is_due_not_at_the_loops_next_millisecond(start, tls_certificates):
+    # The same download: within a round trip the pacer spaces the bursts by
+    # its rate, about a millisecond apart once the window has grown. Its
+    # next burst is due in less than a millisecond, so its timer is the
+    # loop's precise one: on the loop's millisecond timers (a coarse clock,
+    # rounded up) the bursts left about 2.1 ms apart and a connection sent
+    # at half its pacing rate, a quarter on a loop whose clock moved only
+    # once a kernel tick. Here a good share of the gaps are well under that
+    # (under 1.25 ms: an eighth of them on the millisecond timer, over half
+    # on the precise one). The best of three downloads counts, so one slow
+    # moment of the machine's does not decide it.
+    server = start("--http3", *tls_args(tls_certificates))
+    shares = []
+    for _ in range(3):
+        body, arrivals = delayed_download(server.port, str(tls_certificates.ca), "/file", delay=0.02)
+        assert body == 1 << 20
+        starts = [at for at, _ in bursts_of(arrivals)]
+        within = [b - a for a, b in zip(starts, starts[1:]) if b - a < 0.015]  # gaps inside a round trip
+        shares.append(sum(gap < 0.00125 for gap in within) / len(within))
+        if shares[-1] >= 0.3:
+            break
+    assert max(shares) >= 0.3, f"shares of the gaps under 1.25 ms: {shares}"
 
 
 def test_packets_grow_to_what_the_path_was_found_to_carry(start, tls_certificates):
@@ -282,11 +313,13 @@ def test_datagrams_read_in_one_pass_are_acknowledged_together(start, tls_certifi
                 client.udp.sendto(datagram, client.address)
         finally:
             os.kill(server.proc.pid, signal.SIGCONT)
-        # What answers within 40 ms: the ACKs come within a millisecond or
+        # What answers within 15 ms: the ACKs come within a millisecond or
         # two, and the server's first probe timeout (for its own packet the
-        # client does not acknowledge here) is past 60 ms (its max_ack_delay
-        # alone is 25).
-        answers = client.replay([], seconds=0.04)
+        # client does not acknowledge here) cannot come so soon: it is the
+        # round trip, four times its variance and the client's max_ack_delay
+        # (25 ms) after that packet. Measured, it came 50 to 65 ms after the
+        # flight (once, on a busy machine, under 40).
+        answers = client.replay([], seconds=0.015)
         assert len(answers) == 1, f"{len(answers)} datagrams answered a flight of {len(flight)}"
     finally:
         client.close()

@@ -432,23 +432,30 @@ void connection::flush() {
   arm_expiry();
 }
 
+// ngtcp2's expiry is often less than a millisecond away (the pacer's next
+// burst, on a path whose pacing rate lets a send quantum out every
+// millisecond or faster), so it is a precise timer: on the loop's coarse
+// clock, which moves once a kernel tick (4 ms at 250 Hz), a paced
+// connection would send one quantum a tick and run at a quarter of its
+// pacing rate or less. A switched stream's WebSocket deadline is in the
+// loop's milliseconds; the earlier of the two is armed, and the handler
+// sees to both.
 void connection::arm_expiry() {
   if (flush_due_) return;  // due at once, and re-armed by that flush
-  int64_t at = h3_.switched_deadline();
+  const int64_t switched_ms = h3_.switched_deadline();
   const uint64_t expiry = ngtcp2_conn_get_expiry(conn_);
-  if (expiry != UINT64_MAX) {
-    const uint64_t now = now_ns();
-    // Rounded up to the loop's millisecond, plus one for its coarse clock:
-    // a timer that fires early only finds nothing due and re-arms.
-    const int64_t wait_ms =
-        expiry > now ? static_cast<int64_t>((expiry - now + NGTCP2_MILLISECONDS - 1) / NGTCP2_MILLISECONDS) + 1 : 0;
-    at = std::min(at, owner_.loop().now_ms() + wait_ms);
-  }
-  if (at == INT64_MAX) {
+  if (expiry == UINT64_MAX && switched_ms == INT64_MAX) {
     if (expiry_.armed()) owner_.loop().disarm(expiry_);
     return;
   }
-  owner_.loop().arm(expiry_, at);
+  // The coarse clock lags the precise one by up to a tick: compared here as
+  // if it did not, which at worst fires the WebSocket's deadline a tick late.
+  if (expiry != UINT64_MAX &&
+      (switched_ms == INT64_MAX || expiry <= static_cast<uint64_t>(switched_ms) * NGTCP2_MILLISECONDS)) {
+    owner_.loop().arm_precise(expiry_, static_cast<int64_t>(expiry));
+  } else {
+    owner_.loop().arm(expiry_, switched_ms);
+  }
 }
 
 void connection::fail(int liberr, const char* where) {
