@@ -37,7 +37,7 @@ import sys
 import time
 import traceback
 
-from baton import binding, datagrams, hooks, loading, logging_setup, metrics, process
+from baton import binding, datagrams, hooks, loading, logging_setup, metrics, process, reload_watch
 from baton.config import Config
 from baton.stop_reason import StopReason
 
@@ -124,7 +124,7 @@ class Master:
         if self.metrics is not None:
             logger.info("metrics at %s", metrics.shown(self.config))
         if self.config.reload:
-            self.watcher = start_watcher(self.config, self.request_reload)
+            self.watcher = reload_watch.start(self.config, self.request_reload)
         hooks.call("when_ready", self.hook_server)
         status = 0
         try:
@@ -567,35 +567,6 @@ def die_with_parent(parent: int, signo: int) -> bool:
     if _libc.prctl(PR_SET_PDEATHSIG, int(signo), 0, 0, 0) != 0:
         logger.warning("prctl(PR_SET_PDEATHSIG): %s", os.strerror(ctypes.get_errno()))
     return os.getppid() == parent
-
-
-def start_watcher(config: Config, on_change):
-    """--reload: a watchdog observer on the app's directory; a change to a .py
-    file reloads the workers (once per burst of changes)."""
-    from watchdog.events import FileSystemEventHandler
-    from watchdog.observers import Observer
-
-    class Changes(FileSystemEventHandler):
-        last = 0.0
-
-        def on_any_event(self, event):
-            paths = [getattr(event, "src_path", ""), getattr(event, "dest_path", "")]
-            if event.is_directory or not any(str(p).endswith(".py") for p in paths):
-                return
-            now = time.monotonic()
-            if now - self.last < 0.5:
-                return
-            self.last = now
-            logger.info("%s changed; reloading", os.path.relpath(str(paths[0] or paths[1])))
-            on_change()
-
-    observer = Observer()
-    directory = config.app_dir or os.getcwd()
-    observer.schedule(Changes(), directory, recursive=True)
-    observer.daemon = True
-    observer.start()
-    logger.info("watching %s for changes to .py files", directory)
-    return observer
 
 
 def run(config: Config) -> int:

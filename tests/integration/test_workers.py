@@ -446,6 +446,32 @@ def test_reload_watches_python_files(tmp_path):
         server.stop()
 
 
+def test_reload_waits_for_a_save_in_steps_to_end_and_loads_what_was_saved_last(tmp_path):
+    # An editor's save is several changes: here the file is emptied, and
+    # 50 ms later written whole. Reloading at the first change loaded an
+    # empty module (the reload failed, the old workers stayed) and let the
+    # second change, in the same burst, go by, so version 2 never came.
+    # The reload waits for the changes to stop, then loads version 2, once.
+    copy_app(tmp_path, "1")
+    server = start("--reload", "--app-dir", str(tmp_path), "reloadable:app")
+    try:
+        first = wait_for_workers(server, 1)
+        assert httpx.get(server.url + "/").text == "version 1"
+        time.sleep(0.5)
+        (tmp_path / "reloadable.py").write_text("")
+        time.sleep(0.05)
+        copy_app(tmp_path, "2")
+        wait_for_workers(server, 1, exclude=first)
+        deadline = time.monotonic() + 10
+        while httpx.get(server.url + "/").text != "version 2":
+            assert time.monotonic() < deadline, server.log
+            time.sleep(0.1)
+        assert "reload failed" not in server.log
+        assert server.log.count("changed; reloading") == 1, server.log
+    finally:
+        server.stop()
+
+
 def test_workers_that_cannot_load_the_app_stop_the_master():
     env = dict(os.environ)
     env.pop("DATABASE_URL", None)
