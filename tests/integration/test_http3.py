@@ -184,6 +184,30 @@ def test_the_pacer_sends_each_burst_when_it_is_due_not_at_the_loops_next_millise
     assert max(shares) >= 0.3, f"shares of the gaps under 1.25 ms: {shares}"
 
 
+def test_a_download_is_not_held_to_a_fixed_amount_a_round_trip(start, tls_certificates):
+    # What a connection holds unacknowledged is its window's worth, which
+    # the round trip sets: the same download, 20 ms away, has its last
+    # round trips' windows of 448 KiB or so in flight at once (the bytes
+    # arriving within any 20 ms). Held to 256 KiB unacknowledged a stream,
+    # as it was, a stream ran at 256 KiB a round trip (12.8 MB/s at 20 ms,
+    # 2.6 MB/s at 100 ms) and at most about 320 KB arrived within 20 ms.
+    server = start("--http3", *tls_args(tls_certificates))
+    most = 0
+    for _ in range(3):
+        body, arrivals = delayed_download(server.port, str(tls_certificates.ca), "/file", delay=0.02)
+        assert body == 1 << 20
+        first, inside = 0, 0
+        for at, size in arrivals:
+            inside += size
+            while arrivals[first][0] < at - 0.02:
+                inside -= arrivals[first][1]
+                first += 1
+            most = max(most, inside)
+        if most >= 384 * 1024:
+            break
+    assert most >= 384 * 1024, f"at most {most} bytes arrived within a round trip"
+
+
 def test_packets_grow_to_what_the_path_was_found_to_carry(start, tls_certificates):
     # Path MTU discovery (RFC 9000 section 14.3): QUIC starts at 1 200-byte
     # datagrams; once the handshake is done the server probes larger sizes

@@ -10,11 +10,18 @@
 namespace baton::quic {
 namespace {
 
-// The most of a response body handed to nghttp3 at once, and the most
-// held unacknowledged before the stream waits for acknowledgements (its
-// memory, with the exchange's own window, bounds a stream's output).
+// The most of a response body handed to nghttp3 at once.
 constexpr size_t chunk_bytes = size_t{64} * 1024;
-constexpr uint64_t unacknowledged_most = uint64_t{256} * 1024;
+// The most a connection holds handed to nghttp3 and not yet acknowledged,
+// its streams together, before they wait for acknowledgements. What is
+// unacknowledged is, all but a chunk a stream (nghttp3 asks for more only
+// once it has written what it has), what is in flight: a window's worth,
+// which the path's round trip sets. A stream held to a fixed 256 KiB ran
+// at 256 KiB a round trip whatever the path carried (11 MB/s 20 ms away);
+// the budget is the size Linux lets a TCP socket's send buffer grow to
+// (tcp_wmem's default top), so HTTP/3 keeps pace with HTTP/2 to the same
+// client, and a connection's memory stays bounded as a socket's is.
+constexpr uint64_t unacknowledged_most = uint64_t{4} << 20;
 
 }  // namespace
 
@@ -136,8 +143,9 @@ nghttp3_ssize http3_server::read_body(int64_t id, nghttp3_vec* vec, size_t count
     }
     return s->reset ? NGHTTP3_ERR_WOULDBLOCK : 0;
   }
-  if (s->sent.unacknowledged() >= unacknowledged_most) {
+  if (unacknowledged_ >= unacknowledged_most) {
     s->blocked = true;
+    budget_waiters_ = true;
     return NGHTTP3_ERR_WOULDBLOCK;
   }
   const uint8_t* base = nullptr;
@@ -153,10 +161,33 @@ nghttp3_ssize http3_server::read_body(int64_t id, nghttp3_vec* vec, size_t count
     }
     return NGHTTP3_ERR_WOULDBLOCK;
   }
+  unacknowledged_ += length;
   vec[0].base = const_cast<uint8_t*>(base);
   vec[0].len = length;
   s->x->set_backlog(s->pending.buffered_bytes() + s->sent.unacknowledged());
   return 1;
+}
+
+// A body held back while its bytes waited for acknowledgement goes on, and
+// once the connection's budget has room, so does every stream that waited
+// for it.
+void http3_server::acknowledged(request_stream& s, uint64_t length) {
+  s.sent.acknowledged(length);
+  unacknowledged_ -= length;
+  if (s.blocked && s.head_sent) {
+    s.blocked = false;
+    nghttp3_conn_resume_stream(h3_, s.id);
+  }
+  if (s.x != nullptr && !s.reset) s.x->set_backlog(s.pending.buffered_bytes() + s.sent.unacknowledged());
+  if (budget_waiters_ && unacknowledged_ < unacknowledged_most) {
+    budget_waiters_ = false;
+    for (auto& [id, other] : streams_) {
+      if (other->blocked && other->head_sent && !other->pending.empty()) {
+        other->blocked = false;
+        nghttp3_conn_resume_stream(h3_, id);
+      }
+    }
+  }
 }
 
 // The body is all out: an app that failed after its head went out (or

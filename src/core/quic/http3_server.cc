@@ -43,13 +43,7 @@ struct h3_callbacks {
     http3_server& s = self(user);
     request_stream* r = s.find(id);
     if (r == nullptr) return 0;
-    r->sent.acknowledged(length);
-    // A body held back while its bytes waited for acknowledgement goes on.
-    if (r->blocked && r->head_sent) {
-      r->blocked = false;
-      nghttp3_conn_resume_stream(s.h3_, id);
-    }
-    if (r->x != nullptr && !r->reset) r->x->set_backlog(r->pending.buffered_bytes() + r->sent.unacknowledged());
+    s.acknowledged(*r, length);
     return 0;
   }
   static int stream_close(nghttp3_conn*, int64_t id, uint64_t code, void* user, void*) {
@@ -257,6 +251,7 @@ void http3_server::free_stream(request_stream* s) {
     if (s->phase != stream_phase::done) x->cancel();  // the client reset it, or the connection went
     x->release();
   }
+  unacknowledged_ -= s->sent.unacknowledged();
   streams_.erase(s->id);
 }
 

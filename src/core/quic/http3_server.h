@@ -156,6 +156,8 @@ class http3_server final : public exchange::exchange_sink {
   void finish_switched(request_stream& s);
   void abort_switched(request_stream& s);
   void answer_timed_out(request_stream& s);
+  // The client acknowledged `length` more of a stream's response bytes.
+  void acknowledged(request_stream& s, uint64_t length);
 
   const context& context_;
   connection_link& link_;
@@ -177,6 +179,11 @@ class http3_server final : public exchange::exchange_sink {
   // An extended CONNECT was offered to an app on this connection: only
   // then can a stream have a switch deadline (most never look for one).
   bool switch_offered_ = false;
+  // Response bytes handed to nghttp3 and not yet acknowledged, all streams
+  // together (http3_responses.cc: the connection's budget), and whether a
+  // stream waits for the budget.
+  uint64_t unacknowledged_ = 0;
+  bool budget_waiters_ = false;
 };
 
 }  // namespace baton::quic
