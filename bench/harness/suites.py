@@ -340,6 +340,17 @@ def suite(name: str) -> Settings:
                 "static-64k-h3": ["baton-static"], "static-64k-h2": ["baton-static"]}
         return Settings("h3", h3_arms + ["baton-static"], list(rows), [4], rounds=3, duration=4, warmup=1,
                         per_workload_arms=rows)
+    if name == "h3-before-after":
+        # HTTP/3 before (the build BATON_BASELINE_VENV names) and after,
+        # alternating: the WSGI hello at 10 and 100 streams a connection and
+        # the 64 KiB file at 10, 4 connections, the server on one core (run
+        # at --cores 1), CPU per request beside the rate.
+        rows = {"hello-h3-m10": ["baton-baseline-inline-h2", "baton-inline-h2"],
+                "hello-h3-m100": ["baton-baseline-inline-h2", "baton-inline-h2"],
+                "static-64k-h3": ["baton-baseline-static", "baton-static"]}
+        return Settings("h3-before-after", ["baton-baseline-inline-h2", "baton-inline-h2", "baton-baseline-static",
+                                            "baton-static"], list(rows), [4], rounds=5, duration=4, warmup=1,
+                        per_workload_arms=rows)
     if name == "h3-upload":
         # A 1 MiB upload echoed back over HTTP/3 and over HTTP/2 with TLS, by
         # the WSGI inline shape on one core (run at --cores 1).
@@ -354,4 +365,4 @@ def suite(name: str) -> Settings:
                      "instructions-pythons, metrics-instructions, metrics-hello, freethreading, accept-spread, freethreading-hello, "
                      "freethreading-mixed, freethreading-pool, "
                      "pool-syscalls, asgi, "
-                     "workers, static, access-log, ws-echo, ws-before-after, ws-broadcast, ws-idle-memory, tls-h2, tls-stack, h3, h3-upload, dry")
+                     "workers, static, access-log, ws-echo, ws-before-after, ws-broadcast, ws-idle-memory, tls-h2, tls-stack, h3, h3-before-after, h3-upload, dry")
