@@ -17,6 +17,7 @@
 #include <memory>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <random>
 #include <string>
 #include <system_error>
@@ -180,29 +181,34 @@ TEST(EventLoop, TimerDisarmedByAnEarlierTimerInTheSamePassDoesNotFire) {
   EXPECT_EQ(fired, (std::vector<int>{1}));
 }
 
-TEST(EventLoop, TimerArmedByATimerForNowFiresInALaterPass) {
+// A coarse timer's handler arms a second timer for a time already due,
+// with `arm_second`; the second must fire on the next pass, not this one.
+template <typename ArmSecond>
+void expect_a_timer_armed_for_now_fires_in_a_later_pass(ArmSecond arm_second) {
   event_loop loop;
   std::vector<int> fired;
   recording_timer second_handler(fired, 2);
   timer second(&second_handler);
   struct arming final : baton::loop::timer_handler {
+    explicit arming(std::function<void()> then) : then(std::move(then)) {}
     void on_timer() override {
       log->push_back(1);
-      loop->arm(*next, loop->now_ms() - 1);
+      then();
     }
-    event_loop* loop = nullptr;
+    std::function<void()> then;
     std::vector<int>* log = nullptr;
-    timer* next = nullptr;
-  } first;
+  } first([&] { arm_second(loop, second); });
   timer first_timer(&first);
-  first.loop = &loop;
   first.log = &fired;
-  first.next = &second;
   loop.arm(first_timer, loop.now_ms() - 1);
   loop.run_once(0);
   EXPECT_EQ(fired, (std::vector<int>{1}));
   loop.run_once(0);
   EXPECT_EQ(fired, (std::vector<int>{1, 2}));
+}
+
+TEST(EventLoop, TimerArmedByATimerForNowFiresInALaterPass) {
+  expect_a_timer_armed_for_now_fires_in_a_later_pass([](event_loop& loop, timer& t) { loop.arm(t, loop.now_ms() - 1); });
 }
 
 TEST(EventLoop, HeapKeepsDeadlineOrderUnderRandomArmsAndDisarms) {
@@ -624,28 +630,8 @@ TEST(EventLoop, APreciseTimerDoesNotFireBeforeItsDeadline) {
 // As on one clock: a handler on the coarse clock that arms a precise timer
 // for a time already due has it fire on the next pass, not this one.
 TEST(EventLoop, APreciseTimerArmedByACoarseTimerForNowFiresInALaterPass) {
-  event_loop loop;
-  std::vector<int> fired;
-  recording_timer second_handler(fired, 2);
-  timer second(&second_handler);
-  struct arming final : baton::loop::timer_handler {
-    void on_timer() override {
-      log->push_back(1);
-      loop->arm_precise(*next, precise_now_ns() - 1);
-    }
-    event_loop* loop = nullptr;
-    std::vector<int>* log = nullptr;
-    timer* next = nullptr;
-  } first;
-  timer first_timer(&first);
-  first.loop = &loop;
-  first.log = &fired;
-  first.next = &second;
-  loop.arm(first_timer, loop.now_ms() - 1);
-  loop.run_once(0);
-  EXPECT_EQ(fired, (std::vector<int>{1}));
-  loop.run_once(0);
-  EXPECT_EQ(fired, (std::vector<int>{1, 2}));
+  expect_a_timer_armed_for_now_fires_in_a_later_pass(
+      [](event_loop& loop, timer& t) { loop.arm_precise(t, precise_now_ns() - 1); });
 }
 
 TEST(EventLoop, ATimerMovedBetweenClocksIsOneTimer) {
