@@ -434,10 +434,11 @@ void connection::flush() {
 
 // ngtcp2's expiry is often less than a millisecond away (the pacer's next
 // burst, on a path whose pacing rate lets a send quantum out every
-// millisecond or faster), so it is a precise timer: on the loop's coarse
-// clock, which moves once a kernel tick (4 ms at 250 Hz), a paced
-// connection would send one quantum a tick and run at a quarter of its
-// pacing rate or less. A switched stream's WebSocket deadline is in the
+// millisecond or faster), so it is a precise timer. On the loop's
+// millisecond timers (rounded up, plus one for the coarse clock) the
+// bursts left about 2 ms apart where the pacer asked for one or less, half
+// its pacing rate, and a tick apart (4 ms at 250 Hz) where the coarse clock
+// moved only at the tick. A switched stream's WebSocket deadline is in the
 // loop's milliseconds; the earlier of the two is armed, and the handler
 // sees to both.
 void connection::arm_expiry() {
