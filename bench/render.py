@@ -247,6 +247,15 @@ def plots(artifact: dict, docs: Path) -> list[str]:
     return images
 
 
+# The load generators other than wrk, as the rows that use them name them.
+CLIENTS = {
+    "bulk": "`bench/bulk.c` (one thread, 256 KiB reads: wrk reads 8 KiB at a time, and on large bodies it, "
+            "not the server, was the bound)",
+    "wsload": "`bench/wsload.c` (WebSocket connections, one thread)",
+    "h2load": "h2load (nghttp2's; for HTTP/3 rows, the one `tools/h2load_h3.py` builds)",
+}
+
+
 def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[str]:
     from bench.harness.runner import summarize
 
@@ -262,8 +271,7 @@ def render_artifact(path: Path, artifact: dict, docs: Path, root: Path) -> list[
            f"warm-up, arms alternated (A B … then … B A) within each configuration. Medians, with min–max."
            + (f" wrk sends {s['pipeline']} requests per write (pipelining), so latency is not reported."
               if s.get("pipeline") else "")
-           + "".join(f" The `{name}` rows are loaded by `bench/{client}.c` instead of wrk (one thread, 256 KiB "
-                     "reads): wrk reads 8 KiB at a time, and on large bodies it, not the server, was the bound."
+           + "".join(f" The `{name}` rows are loaded by {CLIENTS.get(client, f'`{client}`')} instead of wrk."
                      for name, client in artifact.get("clients", {}).items()), ""]
     out += ["Arms:", ""]
     for name, info in artifact["arms"].items():
