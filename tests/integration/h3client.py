@@ -101,11 +101,13 @@ def _setup():
 
 
 def h3_exchange(port: int, ca: str, asks: list, timeout: float = 20, alpn=None, token: bytes = b"",
-                tokens: list | None = None) -> tuple[str, list[dict]]:
+                tokens: list | None = None, stream_window: int | None = None) -> tuple[str, list[dict]]:
     """Sends `asks` (Ask, or (method, path) pairs) over one QUIC connection; returns the ALPN the handshake
     chose and each response ({"status", "headers", "body", "trailers"}, and "reset" for a stream the
     server reset) in order, leaving out the streams the client reset itself. The connection's first
-    Initial carries `token` (one a NEW_TOKEN frame gave); those the server gives go into `tokens`."""
+    Initial carries `token` (one a NEW_TOKEN frame gave); those the server gives go into `tokens`.
+    With `stream_window`, each stream's flow-control window is that many bytes (aioquic moves it on
+    as the stream's data comes) and the connection's is 64 MiB."""
     from aioquic.asyncio import connect
     from aioquic.h3.connection import H3_ALPN
     from aioquic.quic.configuration import QuicConfiguration
@@ -119,6 +121,9 @@ def h3_exchange(port: int, ca: str, asks: list, timeout: float = 20, alpn=None, 
         # A handshake nobody answers gives up after this, not aioquic's minute.
         configuration.idle_timeout = 3.0
         configuration.token = token
+        if stream_window is not None:
+            configuration.max_stream_data = stream_window
+            configuration.max_data = 64 << 20
         async with connect("127.0.0.1", port, configuration=configuration, create_protocol=client_class,
                            token_handler=tokens.append if tokens is not None else None) as client:
             futures = [f for f in (client.ask(port, a) for a in asks) if f is not None]

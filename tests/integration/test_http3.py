@@ -208,6 +208,28 @@ def test_a_download_is_not_held_to_a_fixed_amount_a_round_trip(start, tls_certif
     assert most >= 384 * 1024, f"at most {most} bytes arrived within a round trip"
 
 
+def test_streams_that_wait_for_the_connections_budget_go_on_as_it_frees(start, tls_certificates, tmp_path):
+    # A connection holds at most 4 MiB handed to nghttp3 and unacknowledged,
+    # its streams together. Here 96 requests for a 128 KiB file the core
+    # answers at once, from a client that opens each stream's window at
+    # 64 bytes (aioquic doubles it each time half of it has come): in the
+    # first pass each stream has its first 64 KiB handed to nghttp3 and
+    # sends next to nothing of it, so the 65th stream finds the budget spent
+    # (every run: 64 streams, 4 MiB) and the rest wait for it. The
+    # acknowledgements that make room are for other streams' bytes (those
+    # waiting have none in flight), and each waiting stream goes on when
+    # they do: every answer arrives whole. Resumed only by acknowledgements
+    # of its own bytes, a waiting stream waited for ever (the test timed out).
+    body = bytes(range(256)) * 512
+    (tmp_path / "f.bin").write_bytes(body)
+    server = start("--http3", "--static-path-route", "/static", "--static-path-mount", str(tmp_path),
+                   *tls_args(tls_certificates))
+    _, answers = h3_exchange(server.port, str(tls_certificates.ca), [("GET", "/static/f.bin")] * 96, timeout=30,
+                             stream_window=64)
+    assert [a["status"] for a in answers] == [200] * 96
+    assert all(a["body"] == body for a in answers)
+
+
 def test_packets_grow_to_what_the_path_was_found_to_carry(start, tls_certificates):
     # Path MTU discovery (RFC 9000 section 14.3): QUIC starts at 1 200-byte
     # datagrams; once the handshake is done the server probes larger sizes
