@@ -135,15 +135,22 @@ void event_loop::update_clock() {
   now_ms_ = static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
 }
 
-int event_loop::next_timeout_ms() const {
+int64_t event_loop::fine_wait_ns() const {
+  int64_t fine = precise_wait_ns();
+  if (park_limit_ns_ >= 0 && (fine < 0 || park_limit_ns_ < fine)) fine = park_limit_ns_;
+  return fine;
+}
+
+int event_loop::next_timeout_ms() const { return next_timeout_ms(fine_wait_ns()); }
+
+int event_loop::next_timeout_ms(int64_t fine_ns) const {
   if (inbox_pending()) return 0;
   // -1: nothing to wait for; a timer already due waits 0.
   int64_t until = -1;
   if (!coarse_timers_.empty()) until = std::max<int64_t>(coarse_timers_.front()->due - now_ms_, 0);
-  for (int64_t limit_ns : {park_limit_ns_, precise_wait_ns()}) {
-    if (limit_ns < 0) continue;
-    int64_t limit_ms = (limit_ns + 999'999) / 1'000'000;
-    if (until < 0 || limit_ms < until) until = limit_ms;
+  if (fine_ns >= 0) {
+    int64_t fine_ms = (fine_ns + 999'999) / 1'000'000;
+    if (until < 0 || fine_ms < until) until = fine_ms;
   }
   if (until < 0) return -1;
   if (until == 0) return 0;
@@ -160,17 +167,14 @@ void event_loop::run_inbox_and_timers() {
 void event_loop::run_once(int max_wait_ms) {
   post_hook_called_ = false;
   int timeout = max_wait_ms;
-  if (timeout != 0) {
-    int until = next_timeout_ms();
-    if (until >= 0 && (timeout < 0 || until < timeout)) timeout = until;
-  }
-  // Within the millisecond next_timeout_ms() rounded the park limit, or the
-  // earliest precise timer, up to.
+  // The park limit or the earliest precise timer, read once for the pass;
+  // the wait ends within the millisecond next_timeout_ms() rounded it up to.
   int64_t precise_ns = -1;
   if (timeout != 0) {
-    int64_t fine = precise_wait_ns();
-    if (park_limit_ns_ >= 0 && (fine < 0 || park_limit_ns_ < fine)) fine = park_limit_ns_;
-    if (fine >= 0 && static_cast<int64_t>(timeout) * 1'000'000 >= fine) precise_ns = fine;
+    const int64_t fine = fine_wait_ns();
+    int until = next_timeout_ms(fine);
+    if (until >= 0 && (timeout < 0 || until < timeout)) timeout = until;
+    if (timeout != 0 && fine >= 0 && static_cast<int64_t>(timeout) * 1'000'000 >= fine) precise_ns = fine;
   }
   if (timeout != 0 && park_spin_max_us_ > 0 && spin_for_inbox()) timeout = 0;
   if (timeout != 0) {

@@ -174,8 +174,12 @@ class event_loop {
   bool inbox_pending() const { return !inbox_.empty(); }
   bool spin_for_inbox();
   bool poll_inbox(int microseconds) const;
-  // How long until the earliest precise timer, in nanoseconds (-1: none).
+  // How long until the earliest precise timer, in nanoseconds (-1: none);
+  // the sooner of that and the park limit; and the millisecond timeout
+  // for a wait that must end by `fine_ns` (-1: no such bound).
   int64_t precise_wait_ns() const;
+  int64_t fine_wait_ns() const;
+  int next_timeout_ms(int64_t fine_ns) const;
 
   int epoll_fd_ = -1;  // the backend's descriptor (backend_fd())
   int wake_fd_ = -1;
