@@ -30,9 +30,17 @@ def _setup():
             self.goaway = False  # the server's GOAWAY came: a client takes its next request elsewhere
             self.ended = False
             self.unidirectional: dict[int, bytes] = {}
+            self.datagrams = 0  # received
+            self.answering: set[int] = set()  # which of them brought data of a request's stream
+
+        def datagram_received(self, data, addr):
+            self.datagrams += 1
+            super().datagram_received(data, addr)
 
         def quic_event_received(self, event):
             from aioquic.quic.events import ConnectionTerminated, StreamDataReceived, StreamReset
+            if isinstance(event, StreamDataReceived) and event.stream_id % 4 == 0 and event.data:
+                self.answering.add(self.datagrams)
             if isinstance(event, StreamDataReceived) and event.stream_id % 4 == 3:
                 self.watch_control(event.stream_id, event.data)
             if isinstance(event, ConnectionTerminated):
@@ -101,13 +109,15 @@ def _setup():
 
 
 def h3_exchange(port: int, ca: str, asks: list, timeout: float = 20, alpn=None, token: bytes = b"",
-                tokens: list | None = None, stream_window: int | None = None) -> tuple[str, list[dict]]:
+                tokens: list | None = None, stream_window: int | None = None,
+                answering: list | None = None) -> tuple[str, list[dict]]:
     """Sends `asks` (Ask, or (method, path) pairs) over one QUIC connection; returns the ALPN the handshake
     chose and each response ({"status", "headers", "body", "trailers"}, and "reset" for a stream the
     server reset) in order, leaving out the streams the client reset itself. The connection's first
     Initial carries `token` (one a NEW_TOKEN frame gave); those the server gives go into `tokens`.
     With `stream_window`, each stream's flow-control window is that many bytes (aioquic moves it on
-    as the stream's data comes) and the connection's is 64 MiB."""
+    as the stream's data comes) and the connection's is 64 MiB. Into `answering` goes the number of
+    datagrams that brought the responses (any of their streams' data)."""
     from aioquic.asyncio import connect
     from aioquic.h3.connection import H3_ALPN
     from aioquic.quic.configuration import QuicConfiguration
@@ -129,6 +139,8 @@ def h3_exchange(port: int, ca: str, asks: list, timeout: float = 20, alpn=None, 
             futures = [f for f in (client.ask(port, a) for a in asks) if f is not None]
             client.transmit()
             responses = await asyncio.wait_for(asyncio.gather(*futures), timeout)
+            if answering is not None:
+                answering.append(len(client.answering))
             return client._quic.tls.alpn_negotiated, responses
 
     return asyncio.run(run())

@@ -83,38 +83,28 @@ def test_a_client_hello_that_fills_two_initial_datagrams_makes_one_connection(st
     assert samples["baton_quic_handshakes_total"] == "1", text
 
 
-def _datagrams_sent(metrics_port: int) -> int:
-    text = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5).text
-    return sum(int(float(line.rsplit(" ", 1)[1])) for line in text.splitlines()
-               if line.startswith("baton_quic_datagrams_sent_total"))
-
-
 @pytest.mark.parametrize("name", [name for name in ASGI_SHAPES if name.startswith("inverted")])
 def test_answers_an_app_gives_in_one_turn_share_packets(start, tls_certificates, name):
     # Sixteen requests on one connection, answered by the app together (the
     # last to come releases them all): their answers go out once per pass,
     # as HTTP/2 frames them, so they share packets. Sent as each answer was
-    # given, they took a packet and a send each. The count is compared with
-    # a connection that carried one request (its handshake and its ACKs).
+    # given, they took a packet and a send each. The client counts the
+    # datagrams that brought any of the answers' stream data: what else the
+    # server sends (its handshake, ACKs of the client's packets, path MTU
+    # probes) varies with the two sides' timing (6 to 13 datagrams for the
+    # one-request connection on a loaded machine), so it is not counted.
     # The inverted shape gives them in one turn of the loop thread; the pump
     # shape's thread posts them as it goes, so how many passes they span
-    # there is the two threads' timing (under ASan, 13 to 26 datagrams).
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        metrics_port = s.getsockname()[1]
-    server = start("--http3", *ASGI_SHAPES[name], *tls_args(tls_certificates), "--metrics-bind",
-                   f"127.0.0.1:{metrics_port}", app=ASGI)
-    ca = str(tls_certificates.ca)
-    before = _datagrams_sent(metrics_port)
-    _, [one] = h3_exchange(server.port, ca, [("GET", "/together?n=1")])
-    assert one["body"] == b"together"
-    single = _datagrams_sent(metrics_port) - before
+    # there is the two threads' timing.
+    server = start("--http3", *ASGI_SHAPES[name], *tls_args(tls_certificates), app=ASGI)
     many = 16
-    _, responses = h3_exchange(server.port, ca, [("GET", f"/together?n={many}")] * many)
+    answering = []
+    _, responses = h3_exchange(server.port, str(tls_certificates.ca), [("GET", f"/together?n={many}")] * many,
+                               answering=answering)
     assert [r["body"] for r in responses] == [b"together"] * many
-    together = _datagrams_sent(metrics_port) - before - single
-    # Sixteen small answers fit in two packets; each in its own is sixteen.
-    assert together <= single + 6, f"{together} datagrams for {many} answers given at once ({single} for one)"
+    # Sixteen small answers fit in one packet; the heads and the bodies may
+    # leave in two passes.
+    assert answering[0] <= 3, f"{answering[0]} datagrams brought {many} answers given at once"
 
 
 @pytest.mark.parametrize("tos", [0x02, 0x03], ids=["ect0", "ce"])
