@@ -238,7 +238,7 @@ ASAN_PYTEST_SUITES := tests/integration/test_wsgi.py tests/integration/test_http
 	tests/integration/test_streams.py tests/integration/test_robustness.py tests/integration/test_http_rules.py \
 	tests/integration/test_asgi.py tests/integration/test_asgi_frameworks.py tests/integration/test_websocket.py \
 	tests/integration/test_http3.py tests/integration/test_http3_requests.py tests/integration/test_http3_attacks.py \
-	tests/integration/test_websocket_h3.py
+	tests/integration/test_websocket_h3.py tests/integration/test_wsgi_app_threads.py
 asan-pytest: build build/py-asan/build.ninja
 	ninja -C build/py-asan
 	@rm -rf build/asan-site build/asan-reports && mkdir -p build/asan-site/baton build/asan-reports

@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import ASGI_SHAPES, SHAPES, tls_args
 from tests.integration.h3client import SansIoClient, delayed_download, h3_exchange, marked_exchange
-from tests.integration.server import ROOT, Server
+from tests.integration.server import ROOT, SANITIZER_REPORTS, Server
 
 from baton import _baton
 
@@ -174,6 +174,8 @@ def test_the_pacer_sends_each_burst_when_it_is_due_not_at_the_loops_next_millise
     assert max(shares) >= 0.3, f"shares of the gaps under 1.25 ms: {shares}"
 
 
+@pytest.mark.skipif(bool(SANITIZER_REPORTS), reason="a rate: the sanitizer build is slower than the pacer "
+                    "(360 KB in a round trip under ASan on a busy machine); the plain build measures it")
 def test_a_download_is_not_held_to_a_fixed_amount_a_round_trip(start, tls_certificates):
     # What a connection holds unacknowledged is its window's worth, which
     # the round trip sets: the same download, 20 ms away, has its last

@@ -14,6 +14,7 @@
 
 #include "bridge/field_bytes.h"
 #include "bridge/py_compat.h"
+#include "bridge/wsgi/call_slot.h"
 #include "bridge/wsgi/wsgi.h"
 
 namespace baton::bridge {
@@ -21,14 +22,8 @@ namespace {
 
 struct early_hints_object {
   PyObject_HEAD
-  wsgi_call* call;  // read and written atomically (armed_call): an app's thread may hold the object
+  call_slot slot;  // an app's thread may hold the object (call_slot.h)
 };
-
-wsgi_call* live_call(PyObject* self) {
-  wsgi_call* call = armed_call(reinterpret_cast<early_hints_object*>(self)->call).load(std::memory_order_acquire);
-  if (call == nullptr) PyErr_SetString(PyExc_RuntimeError, "wsgi.early_hints used after its request ended");
-  return call;
-}
 
 // Optional whitespace around a value is not part of it (RFC 9110 section
 // 5.5); HTTP/2 clients refuse a value that keeps it.
@@ -69,7 +64,8 @@ PyObject* early_hints_call(PyObject* self, PyObject* args, PyObject* kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:early_hints", const_cast<char**>(keywords), &headers)) {
     return nullptr;
   }
-  wsgi_call* call = live_call(self);
+  call_use use(reinterpret_cast<early_hints_object*>(self)->slot, PyExc_RuntimeError, "wsgi.early_hints");
+  wsgi_call* call = use.get();
   if (call == nullptr) return nullptr;
   if (PyBytes_Check(headers) || PyUnicode_Check(headers)) {
     PyErr_SetString(PyExc_TypeError, "early_hints takes a list of (name, value) pairs");
@@ -106,16 +102,10 @@ PyType_Spec early_hints_spec = {"baton._baton.EarlyHints", sizeof(early_hints_ob
 PyObject* early_hints_new(wsgi_call* call) {
   auto* o = PyObject_New(early_hints_object, types.early_hints);
   if (o == nullptr) return nullptr;
-  armed_call(o->call).store(call, std::memory_order_release);
+  o->slot.init(call);
   return reinterpret_cast<PyObject*>(o);
 }
 
-void early_hints_disarm(PyObject* self) {
-  armed_call(reinterpret_cast<early_hints_object*>(self)->call).store(nullptr, std::memory_order_release);
-}
-
-void early_hints_rearm(PyObject* self, wsgi_call* call) {
-  armed_call(reinterpret_cast<early_hints_object*>(self)->call).store(call, std::memory_order_release);
-}
+call_slot& early_hints_slot(PyObject* self) { return reinterpret_cast<early_hints_object*>(self)->slot; }
 
 }  // namespace baton::bridge

@@ -11,6 +11,7 @@
 #include "bridge/app_error_log.h"
 #include "bridge/names.h"
 #include "bridge/py_compat.h"
+#include "bridge/wsgi/call_slot.h"
 #include "core/util/log.h"
 #include "core/util/text.h"
 
@@ -492,12 +493,12 @@ bool wsgi_handler::arm_objects(wsgi_thread_state& state, wsgi_call& call) {
   environ_template& t = state.environ;
   if (!t.ready(template_.get())) return false;
   if (t.unshared(environ_template::input)) {
-    wsgi_input_rearm(t.kept(environ_template::input), &call);
+    wsgi_input_slot(t.kept(environ_template::input)).arm(&call);
   } else if (!t.keep(environ_template::input, names.wsgi_input, wsgi_input_new(&call))) {
     return false;
   }
   if (t.unshared(environ_template::early_hints)) {
-    early_hints_rearm(t.kept(environ_template::early_hints), &call);
+    early_hints_slot(t.kept(environ_template::early_hints)).arm(&call);
   } else if (!t.keep(environ_template::early_hints, names.wsgi_early_hints, early_hints_new(&call))) {
     return false;
   }
@@ -505,8 +506,34 @@ bool wsgi_handler::arm_objects(wsgi_thread_state& state, wsgi_call& call) {
     state.start_response = py_ref::steal(start_response_new(&call));
     return static_cast<bool>(state.start_response);
   }
-  start_response_rearm(state.start_response.get(), &call);
+  start_response_slot(state.start_response.get()).arm(&call);
   return true;
+}
+
+// The slots of the objects this thread's requests are given (call_slot.h).
+template <typename Visit>
+void wsgi_handler::for_each_slot(wsgi_thread_state& state, Visit&& visit) {
+  if (PyObject* input = state.environ.kept(environ_template::input)) visit(wsgi_input_slot(input));
+  if (PyObject* hints = state.environ.kept(environ_template::early_hints)) visit(early_hints_slot(hints));
+  if (state.start_response) visit(start_response_slot(state.start_response.get()));
+}
+
+// The app has returned (or raised): from now on its other threads keep off
+// the request, and one still inside a callable is waited for before its
+// result is sent (call_slot.h).
+void wsgi_handler::keep_other_threads_off(wsgi_thread_state& state, wsgi_call& call) {
+  std::atomic_ref<bool>(call.app_returned).store(true, std::memory_order_seq_cst);
+  bool waited = false;
+  for_each_slot(state, [&](call_slot& slot) { waited |= slot.settle(); });
+  if (waited) {
+    // Logged with any error the app raised kept for its own line.
+    py_ref pending = py_ref::steal(take_raised_exception());
+    log_current_exception("the application returned while a thread of its own was still inside the request's "
+                          "write(), wsgi.input, start_response or wsgi.early_hints; its result was sent once "
+                          "that call was done",
+                          call.s);
+    if (pending) raise_exception(pending.get());
+  }
 }
 
 void wsgi_handler::handle(exchange::exchange& s) {
@@ -514,6 +541,7 @@ void wsgi_handler::handle(exchange::exchange& s) {
   wsgi_call call;
   call.s = &s;
   call.waiter = state.waiter;
+  call.runner = PyThreadState_Get();
   state.memo.claim();
   call.memo = &state.memo;
   {
@@ -522,6 +550,7 @@ void wsgi_handler::handle(exchange::exchange& s) {
     if (environ) {
       PyObject* args[2] = {environ.get(), state.start_response.get()};
       py_ref result = py_ref::steal(PyObject_Vectorcall(app_.get(), args, 2, nullptr));
+      keep_other_threads_off(state, call);
       if (result) {
         if (!send_result(result.get(), call)) {
           log_current_exception("error while sending the application's response", &s);
@@ -539,9 +568,7 @@ void wsgi_handler::handle(exchange::exchange& s) {
       s.fail(500);
     }
   }
-  if (PyObject* input = state.environ.kept(environ_template::input)) wsgi_input_disarm(input);
-  if (PyObject* hints = state.environ.kept(environ_template::early_hints)) early_hints_disarm(hints);
-  if (state.start_response) start_response_disarm(state.start_response.get());
+  for_each_slot(state, [](call_slot& slot) { slot.disarm(); });
 }
 
 }  // namespace baton::bridge

@@ -92,6 +92,9 @@ class wsgi_handler final : public server::request_handler {
   static PyObject* remote_port(wsgi_thread_state& state, uint16_t port);
   static PyObject* remote_addr(wsgi_thread_state& state, std::string_view address);
   bool send_result(PyObject* result, wsgi_call& call);
+  template <typename Visit>
+  static void for_each_slot(wsgi_thread_state& state, Visit&& visit);
+  void keep_other_threads_off(wsgi_thread_state& state, wsgi_call& call);
   bool send_sequence(PyObject* result, wsgi_call& call);
   bool send_iterable(PyObject* result, wsgi_call& call);
   int try_send_file(PyObject* result, wsgi_call& call);

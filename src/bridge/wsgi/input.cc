@@ -9,6 +9,8 @@
 #include <cstring>
 #include <string>
 
+#include "bridge/wsgi/call_slot.h"
+#include "bridge/wsgi/foreign_wait.h"
 #include "bridge/wsgi/wsgi.h"
 
 namespace baton::bridge {
@@ -18,7 +20,7 @@ using read_status = exchange::exchange::read_status;
 
 struct input_object {
   PyObject_HEAD
-  wsgi_call* call;  // read and written atomically (armed_call): an app's thread may hold the object
+  call_slot slot;  // an app's thread may hold the object (call_slot.h)
 };
 
 PyObject* raise_body_error(wsgi_call* call) {
@@ -31,10 +33,8 @@ PyObject* raise_body_error(wsgi_call* call) {
   return nullptr;
 }
 
-wsgi_call* live_call(PyObject* self) {
-  wsgi_call* call = armed_call(reinterpret_cast<input_object*>(self)->call).load(std::memory_order_acquire);
-  if (call == nullptr) PyErr_SetString(PyExc_ValueError, "wsgi.input used after its request ended");
-  return call;
+call_use live_call(PyObject* self) {
+  return {reinterpret_cast<input_object*>(self)->slot, PyExc_ValueError, "wsgi.input"};
 }
 
 bool parse_size(PyObject* const* args, Py_ssize_t nargs, Py_ssize_t& size) {
@@ -53,7 +53,7 @@ bool parse_size(PyObject* const* args, Py_ssize_t nargs, Py_ssize_t& size) {
 // The next run of body bytes, waiting for one if need be.
 read_status next_run(wsgi_call* call, std::string_view& view) {
   read_status state = read_status::pending;
-  server::wait_until(*call->waiter, *call->s, [&] {
+  wsgi_wait_until(*call, *call->s, [&] {
     state = call->s->try_read(view);
     return state != read_status::pending;
   });
@@ -99,7 +99,7 @@ PyObject* read_known(wsgi_call* call, size_t want) {
   if (result == nullptr) return nullptr;
   exchange::exchange& s = *call->s;
   if (s.read_into(PyBytes_AS_STRING(result), want)) {
-    server::wait_until(*call->waiter, s, [&] { return !s.target_active(); });
+    wsgi_wait_until(*call, s, [&] { return !s.target_active(); });
   }
   size_t filled = s.target_filled();
   call->body_consumed += filled;
@@ -164,21 +164,24 @@ PyObject* read_some(wsgi_call* call, Py_ssize_t size, bool line) {
 }
 
 PyObject* input_read(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  wsgi_call* call = live_call(self);
+  call_use use = live_call(self);
+  wsgi_call* call = use.get();
   Py_ssize_t size;
   if (call == nullptr || !parse_size(args, nargs, size)) return nullptr;
   return read_some(call, size, false);
 }
 
 PyObject* input_readline(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  wsgi_call* call = live_call(self);
+  call_use use = live_call(self);
+  wsgi_call* call = use.get();
   Py_ssize_t size;
   if (call == nullptr || !parse_size(args, nargs, size)) return nullptr;
   return read_some(call, size, true);
 }
 
 PyObject* input_readlines(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  wsgi_call* call = live_call(self);
+  call_use use = live_call(self);
+  wsgi_call* call = use.get();
   Py_ssize_t hint;
   if (call == nullptr || !parse_size(args, nargs, hint)) return nullptr;
   py_ref lines = py_ref::steal(PyList_New(0));
@@ -197,7 +200,8 @@ PyObject* input_readlines(PyObject* self, PyObject* const* args, Py_ssize_t narg
 }
 
 PyObject* input_iternext(PyObject* self) {
-  wsgi_call* call = live_call(self);
+  call_use use = live_call(self);
+  wsgi_call* call = use.get();
   if (call == nullptr) return nullptr;
   PyObject* line = read_some(call, -1, true);
   if (line == nullptr) return nullptr;
@@ -239,15 +243,10 @@ PyType_Spec wsgi_input_spec = {"baton._baton.Input", sizeof(input_object), 0,
 
 PyObject* wsgi_input_new(wsgi_call* call) {
   auto* o = PyObject_New(input_object, types.wsgi_input);
-  if (o != nullptr) armed_call(o->call).store(call, std::memory_order_release);
+  if (o != nullptr) o->slot.init(call);
   return reinterpret_cast<PyObject*>(o);
 }
 
-void wsgi_input_disarm(PyObject* input) {
-  armed_call(reinterpret_cast<input_object*>(input)->call).store(nullptr, std::memory_order_release);
-}
-void wsgi_input_rearm(PyObject* input, wsgi_call* call) {
-  armed_call(reinterpret_cast<input_object*>(input)->call).store(call, std::memory_order_release);
-}
+call_slot& wsgi_input_slot(PyObject* input) { return reinterpret_cast<input_object*>(input)->slot; }
 
 }  // namespace baton::bridge

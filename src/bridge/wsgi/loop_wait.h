@@ -20,6 +20,7 @@ class nested_pass_waiter final : public server::exchange_waiter {
   uint64_t prepare() override { return 0; }
   void cancel() override {}
   void wait(exchange::exchange& s, uint64_t) override;
+  void wait_released(exchange::exchange& s, uint64_t) override;
 
  private:
   server::server& server_;

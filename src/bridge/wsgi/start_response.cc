@@ -1,6 +1,8 @@
 // start_response(status, headers, exc_info=None) and the write() callable.
 #include <cstddef>
 
+#include "bridge/wsgi/call_slot.h"
+#include "bridge/wsgi/foreign_wait.h"
 #include "bridge/wsgi/wsgi.h"
 #include "bridge/py_compat.h"
 #include "core/exchange/fields.h"
@@ -11,15 +13,12 @@ namespace {
 struct start_response_object {
   PyObject_HEAD
   vectorcallfunc vectorcall;  // called without building an argument tuple
-  wsgi_call* call;  // read and written atomically (armed_call): an app's thread may hold the object
+  call_slot slot;  // an app's thread may hold the object (call_slot.h)
   PyObject* write;  // the bound write() callable, made once per object
 };
 
-wsgi_call* live_call(PyObject* self) {
-  wsgi_call* call =
-      armed_call(reinterpret_cast<start_response_object*>(self)->call).load(std::memory_order_acquire);
-  if (call == nullptr) PyErr_SetString(PyExc_RuntimeError, "start_response used after its request ended");
-  return call;
+call_use live_call(PyObject* self) {
+  return {reinterpret_cast<start_response_object*>(self)->slot, PyExc_RuntimeError, "start_response"};
 }
 
 // A str whose characters all fit in latin-1 is stored one byte per
@@ -38,7 +37,8 @@ bool latin1_view(PyObject* s, std::string_view& out, const char* what) {
 }
 
 PyObject* write_callable(PyObject* self, PyObject* data) {
-  wsgi_call* call = live_call(self);
+  call_use use = live_call(self);
+  wsgi_call* call = use.get();
   if (call == nullptr) return nullptr;
   if (!PyBytes_Check(data)) {
     PyErr_Format(PyExc_TypeError, "write() takes bytes, not %.100s", Py_TYPE(data)->tp_name);
@@ -59,7 +59,8 @@ PyObject* write_callable(PyObject* self, PyObject* data) {
 PyMethodDef write_def = {"write", write_callable, METH_O, "write(data: bytes): send part of the body"};
 
 PyObject* start(PyObject* self, PyObject* status, PyObject* headers, PyObject* exc_info) {
-  wsgi_call* call = live_call(self);
+  call_use use = live_call(self);
+  wsgi_call* call = use.get();
   if (call == nullptr) return nullptr;
   if (exc_info != Py_None) {
     if (call->s->response_committed()) {
@@ -184,7 +185,7 @@ PyObject* start_response_new(wsgi_call* call) {
   auto* o = PyObject_GC_New(start_response_object, types.start_response);
   if (o == nullptr) return nullptr;
   o->vectorcall = start_response_vectorcall;
-  armed_call(o->call).store(call, std::memory_order_release);
+  o->slot.init(call);
   o->write = nullptr;
   PyObject_GC_Track(o);
   return reinterpret_cast<PyObject*>(o);
@@ -198,12 +199,7 @@ bool start_response_reusable(PyObject* self) {
   return referenced_exactly(self, 2) && referenced_exactly(o->write, 1);
 }
 
-void start_response_disarm(PyObject* self) {
-  armed_call(reinterpret_cast<start_response_object*>(self)->call).store(nullptr, std::memory_order_release);
-}
-void start_response_rearm(PyObject* self, wsgi_call* call) {
-  armed_call(reinterpret_cast<start_response_object*>(self)->call).store(call, std::memory_order_release);
-}
+call_slot& start_response_slot(PyObject* self) { return reinterpret_cast<start_response_object*>(self)->slot; }
 
 namespace {
 
@@ -276,7 +272,7 @@ bool wsgi_prepare_head(wsgi_call& call) {
 
 bool wsgi_send(wsgi_call& call, const char* data, size_t length, bool external) {
   exchange::exchange::send_status state = exchange::exchange::send_status::pending;
-  server::wait_until(*call.waiter, *call.s, [&] {
+  wsgi_wait_until(call, *call.s, [&] {
     state = external ? call.s->try_send_external(data, length) : call.s->try_send(data, length);
     return state != exchange::exchange::send_status::pending;
   });
@@ -284,7 +280,7 @@ bool wsgi_send(wsgi_call& call, const char* data, size_t length, bool external) 
 }
 
 void wsgi_wait_sent(wsgi_call& call) {
-  server::wait_until(*call.waiter, *call.s, [&] { return call.s->external_sent(); });
+  wsgi_wait_until(call, *call.s, [&] { return call.s->external_sent(); });
 }
 
 bool wsgi_flush(wsgi_call& call) {

@@ -3,8 +3,6 @@
 // Every function here needs the GIL unless its comment says otherwise.
 #pragma once
 
-#include <atomic>
-
 #include "bridge/module_state.h"
 #include "bridge/py_ref.h"
 #include "bridge/wsgi/field_memo.h"
@@ -15,11 +13,15 @@ namespace baton::bridge {
 
 // One WSGI call in flight. It lives on the stack of the thread running the
 // app during handle(); the Python objects that point at it (wsgi.input,
-// start_response, write) are disarmed before it goes away, so a reference
-// the app kept past the request raises instead of touching freed memory.
+// start_response, write, wsgi.early_hints) are disarmed before it goes away
+// (and the app's other threads kept off once it returned: call_slot.h), so
+// a reference the app kept past the request raises instead of touching
+// freed memory.
 struct wsgi_call {
   exchange::exchange* s = nullptr;
-  server::exchange_waiter* waiter = nullptr;
+  server::exchange_waiter* waiter = nullptr;  // the running thread's (foreign_wait.h: another's)
+  const PyThreadState* runner = nullptr;      // the thread running the app
+  bool app_returned = false;  // set (atomically) by the runner: other threads keep off (call_slot.h)
   uint64_t body_consumed = 0;  // bytes the app has read
   py_ref status;   // str, from start_response
   py_ref headers;  // list of (str, str), from start_response
@@ -29,22 +31,20 @@ struct wsgi_call {
   field_memo* memo = nullptr;  // the running thread's (field_memo.h)
 };
 
-// The objects below hold the call they serve while it runs; the thread
-// running the app arms and disarms them, and any thread the app gives them
-// to reads the pointer: atomically.
-inline std::atomic_ref<wsgi_call*> armed_call(wsgi_call*& field) { return std::atomic_ref<wsgi_call*>(field); }
+// The objects below hold the call they serve while it runs, in a slot
+// (call_slot.h) the thread running the app arms, settles and disarms; any
+// thread the app gives them to may use them while the app runs.
+struct call_slot;
 
 // wsgi.input: a native, read-only binary stream over the request body.
 extern PyType_Spec wsgi_input_spec;
 PyObject* wsgi_input_new(wsgi_call* call);
-void wsgi_input_disarm(PyObject* input);
-void wsgi_input_rearm(PyObject* input, wsgi_call* call);
+call_slot& wsgi_input_slot(PyObject* input);
 
 // start_response, and the write() callable it returns.
 extern PyType_Spec start_response_spec;
 PyObject* start_response_new(wsgi_call* call);
-void start_response_disarm(PyObject* start_response);
-void start_response_rearm(PyObject* start_response, wsgi_call* call);
+call_slot& start_response_slot(PyObject* start_response);
 // True when nothing but the handler's cache refers to it (or to its write()).
 bool start_response_reusable(PyObject* start_response);
 // Hands status and headers to the exchange if not done yet. Returns false
@@ -63,8 +63,7 @@ bool wsgi_flush(wsgi_call& call);
 // (early_hints.cc).
 extern PyType_Spec early_hints_spec;
 PyObject* early_hints_new(wsgi_call* call);
-void early_hints_disarm(PyObject* early_hints);
-void early_hints_rearm(PyObject* early_hints, wsgi_call* call);
+call_slot& early_hints_slot(PyObject* early_hints);
 
 // wsgi.file_wrapper.
 struct file_wrapper_object {

@@ -26,6 +26,11 @@ class exchange_waiter {
   virtual void cancel() = 0;
   // Returns when the exchange may have changed (possibly spuriously).
   virtual void wait(exchange::exchange& x, uint64_t token) = 0;
+  // The same wait, for another thread of the app side (one the app started
+  // itself) whose caller has let go of what it holds: the news is the
+  // waiter's, but what wait() lets go and takes back belongs to the thread
+  // the waiter serves.
+  virtual void wait_released(exchange::exchange& x, uint64_t token) = 0;
 
  protected:
   ~exchange_waiter() = default;

@@ -139,6 +139,7 @@ class thread_pool final : public dispatcher {
     uint64_t prepare() override { return parker.prepare_wait(); }
     void cancel() override { parker.cancel_wait(); }
     void wait(exchange::exchange& s, uint64_t token) override;
+    void wait_released(exchange::exchange&, uint64_t token) override { parker.wait(token); }
     void wake() override { parker.notify(); }
     void run();
     // The next job without waiting: this thread's ring, then the pool's queue.
