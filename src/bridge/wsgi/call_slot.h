@@ -31,6 +31,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <thread>
 
 #include "bridge/wsgi/wsgi.h"
@@ -83,14 +84,22 @@ class call_use {
   call_use(call_slot& slot, PyObject* error, const char* what) : slot_(slot), call_(slot.enter()) {
     if (call_ == nullptr) {
       PyErr_Format(error, "%s used after its request ended", what);
-    } else if (std::atomic_ref<bool>(call_->app_returned).load(std::memory_order_seq_cst) &&
-               PyThreadState_Get() != call_->runner) {
+      return;
+    }
+    if (PyThreadState_Get() == call_->runner) return;
+    if (std::atomic_ref<bool>(call_->app_returned).load(std::memory_order_seq_cst)) {
       slot_.leave();
       call_ = nullptr;
       PyErr_Format(error, "%s used by another thread after the application returned", what);
+      return;
     }
+    // In the inline shape the loop thread is inside the app, waiting for
+    // this thread (or, the app returned, for this use): this thread has
+    // the loop meanwhile.
+    borrow_.emplace(*call_->s);
   }
   ~call_use() {
+    borrow_.reset();
     if (call_ != nullptr) slot_.leave();
   }
   call_use(const call_use&) = delete;
@@ -100,6 +109,7 @@ class call_use {
  private:
   call_slot& slot_;
   wsgi_call* call_;
+  std::optional<exchange::exchange::loop_borrow> borrow_;
 };
 
 }  // namespace baton::bridge

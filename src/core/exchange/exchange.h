@@ -311,6 +311,25 @@ class exchange final : public handoff::notice_link {
   loop_links links;
   uint64_t generation = 0;  // bumped by reset_for(): which request this is
 
+  // A direct exchange (its app runs on the loop thread, inside a pass) used
+  // from a thread the app started, while the loop thread waits in the app
+  // for it: that thread has the loop, paused inside the app, for as long as
+  // this lives (loop/thread_contract.h). Nothing in a release build.
+#ifndef NDEBUG
+  class loop_borrow {
+   public:
+    explicit loop_borrow(const exchange& x) : pass_(x.direct() ? x.owner_.loop_of() : loop::running_loop()) {}
+
+   private:
+    loop::running_pass pass_;
+  };
+#else
+  class loop_borrow {
+   public:
+    explicit loop_borrow(const exchange&) {}
+  };
+#endif
+
  private:
   // Where checks are built in: aborts unless this thread runs the owner's
   // loop. Nothing at all in a release build, not even the owner's virtual

@@ -3,8 +3,10 @@
 // another program schedules) the loop is this thread's running loop; an
 // object that belongs to a loop checks its loop-side calls against it.
 // That is the contract whatever thread it is: the loop's own, an asyncio
-// thread running the inverted shape's passes, or the thread that settles a
-// server's last notices as it is destroyed.
+// thread running the inverted shape's passes, the thread that settles a
+// server's last notices as it is destroyed, or a thread a WSGI app started
+// that uses its request in the inline shape while the loop thread waits in
+// the app for it (exchange::loop_borrow).
 //
 // Built into builds without NDEBUG (the unit, ASan, TSan and fuzz builds,
 // and the sanitizer build the Python tests run under); in a release build
