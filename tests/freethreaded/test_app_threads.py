@@ -1,8 +1,9 @@
 """A WSGI app's own threads using its request's write() and wsgi.input
 (tests/integration/test_wsgi_app_threads.py), on the free-threaded build:
 there the app's thread truly runs beside the one running the app, so the
-request's end and a write() parked for a slow client meet without a GIL
-between them (and, under `make tsan-freethreaded`, under ThreadSanitizer)."""
+app's return and a write() in progress (or parked for a slow client) meet
+without a GIL between them (and, under `make tsan-freethreaded`, under
+ThreadSanitizer)."""
 
 import pytest
 

@@ -18,7 +18,9 @@
 // returned, then waits (the GIL let go) until nobody is counted in, before
 // it sends the result: from then on only it may use the callables (a
 // generator's lazy start_response), and another thread's use raises. At
-// the request's end it clears the address (nobody can be inside by then).
+// the request's end it clears the address, and waits once more: a thread
+// that came after the mark is counted in for as long as it takes to read
+// the mark off the call and be refused.
 // The two sides' order is sequentially consistent: a thread counted in
 // either sees the mark or is seen and waited for.
 //
@@ -72,7 +74,7 @@ struct call_slot {
   // The request's end: later uses raise.
   void disarm() {
     std::atomic_ref<wsgi_call*>(call).store(nullptr, std::memory_order_seq_cst);
-    settle();  // nobody but the running thread since the app returned; it is here
+    settle();  // for a thread still reading the mark off the call, on its way to be refused
   }
 };
 

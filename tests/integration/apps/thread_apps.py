@@ -65,7 +65,7 @@ def app(environ, start_response):
 
         def spin():
             try:
-                for _ in range(5000):  # some milliseconds: the app returns long before
+                for _ in range(5000):  # some milliseconds: the app mostly returns before
                     write(b"x")
             except (RuntimeError, OSError):
                 pass  # refused once the app returned (or the client went)
