@@ -37,10 +37,12 @@ export BATON_SID_CHROOT := $(SID_CHROOT)
 # 77), and a machine that has built a tree before compiles only what changed
 # since, in each of the builds `make test` makes. Keyed on the compiler, its
 # flags and the preprocessed source, so a hit is the object the compile
-# would make; paths under the clone are taken relative to it, so clones at
-# other places share it.
+# would make; paths are taken relative to the compile's own folder, so
+# builds at other places share it (a clone elsewhere, and the sdist pip
+# builds in a temporary folder: tests/integration/test_wheel.py's, 85 s
+# cold, 15 s warm).
 export CCACHE_DIR ?= $(if $(shell test -w /var/cache && echo yes),/var/cache/baton/ccache,$(HOME)/.cache/baton-ccache)
-export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_BASEDIR := /
 export CCACHE_NOHASHDIR := true
 export CCACHE_MAXSIZE ?= 4G
 
