@@ -4,8 +4,8 @@ the one running the app, joined (within WSGI's contract) or left running
 after the app returned (outside it).
 
 /thread-writes?mib=N[&join=0]: a thread writes N MiB, a MiB a call, each
-  MiB its index's byte; the app joins it (join=0: returns once the first
-  MiB is written, while the thread is on to the next).
+  MiB its index's byte; the app joins it (join=0: returns once the thread
+  has been inside one write() for 50 ms, after the first MiB).
 /thread-reads: a thread reads the whole body; the app joins it and answers
   with its length.
 /thread-race?us=N: a thread writes b"x" over and over (5 000 times at
@@ -32,16 +32,20 @@ def app(environ, start_response):
     if path == "/thread-writes":
         write = start_response("200 OK", [("Content-Type", "application/octet-stream")])
         first = threading.Event()
+        inside = [None]  # the index of the write() the thread is inside, or None
 
         def writes():
             # Each failure is printed, and the thread goes on until one refuses it.
             for i in range(int(q.get("mib", "4"))):
+                inside[0] = i
                 try:
                     write(piece(i))
                 except Exception as error:  # noqa: BLE001
                     print(f"thread-writes: {type(error).__name__}: {error}", flush=True)
                     if isinstance(error, RuntimeError):
                         return
+                finally:
+                    inside[0] = None
                 first.set()
 
         thread = threading.Thread(target=writes, daemon=True)
@@ -49,8 +53,17 @@ def app(environ, start_response):
         if q.get("join", "1") == "1":
             thread.join()
         else:
+            # Returns once the thread has been inside one write() for 50 ms:
+            # waiting there for the client that does not read. (A fixed
+            # sleep after the first write was not enough under
+            # ThreadSanitizer: the thread was between two writes.)
             first.wait(10)
-            time.sleep(0.05)  # the thread is inside its next write()
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                was = inside[0]
+                time.sleep(0.05)
+                if was is not None and inside[0] == was:
+                    break
         return []
     if path == "/thread-reads":
         stream = environ["wsgi.input"]
