@@ -17,6 +17,11 @@ from tests.integration.server import ROOT, Server
 MINOR = f"{sys.version_info.major}.{sys.version_info.minor}"
 TAG = f"cp{sys.version_info.major}{sys.version_info.minor}"
 
+# Each build compiles the whole tree (some 85 s on a machine whose compiler
+# cache is cold, longer beside another suite): the subprocesses' own
+# timeouts bound them, not the suites' 120 s a test.
+pytestmark = pytest.mark.timeout(1200)
+
 
 def plain_venv(where):
     venv.create(where, with_pip=True, system_site_packages=False)
