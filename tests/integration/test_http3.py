@@ -228,13 +228,20 @@ def test_packets_grow_to_what_the_path_was_found_to_carry(start, tls_certificate
     # (padded PINGs up to 1 452 bytes, Ethernet's MTU less the headers) and
     # sends its data at the largest the client acknowledged. Loopback
     # carries them all. Without discovery every datagram stays at 1 200.
+    # How many go at 1 200 before the probe's acknowledgement comes back
+    # depends on the machine's load (a tenth of them, beside a second test
+    # process); from the first datagram at the largest size on, the data
+    # goes at that size (its shorter ones end the server's writes).
     server = start("--http3", *tls_args(tls_certificates))
     body, arrivals = delayed_download(server.port, str(tls_certificates.ca), "/file", delay=0.0)
     assert body == 1 << 20
     full = [size for _, size in arrivals if size >= 1200]
     assert max(full) == MOST_PAYLOAD, sorted(set(full))
-    assert sum(size == MOST_PAYLOAD for size in full) >= 0.9 * len(full), \
-        f"{sum(size == MOST_PAYLOAD for size in full)} of {len(full)} full datagrams at {MOST_PAYLOAD} bytes"
+    after = full[full.index(MOST_PAYLOAD):]
+    assert len(after) >= 0.5 * len(full), f"the first datagram at {MOST_PAYLOAD} bytes came {len(full) - len(after)}th"
+    assert sum(size == MOST_PAYLOAD for size in after) >= 0.9 * len(after), \
+        f"{sum(size == MOST_PAYLOAD for size in after)} of the {len(after)} full datagrams from the first at " \
+        f"{MOST_PAYLOAD} bytes were that size"
 
 
 def test_a_path_that_carries_less_keeps_the_packets_to_the_size_it_proved(tls_certificates):
