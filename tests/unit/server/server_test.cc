@@ -523,9 +523,16 @@ TEST(ServerWithPool, AJobLeftToARunningThreadThatBlocksIsTakenByAnIdleOneAfterTh
   running_server srv(2, {}, &hooks);
   int slow = connect_to(srv.port);
   send_all(slow, "GET /slow?ms=6000 HTTP/1.1\r\nHost: t\r\n\r\n");
-  for (int i = 0; i < 5000 && srv.app.calls("/slow") == 0; ++i) std::this_thread::yield();
+  // Spun for (the request below must come within the budget of the
+  // sleeper's start), up to seconds: five thousand yields were not enough
+  // on a loaded machine (the app was not yet called).
+  auto spin_until = [](auto done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!done() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  };
+  spin_until([&] { return srv.app.calls("/slow") != 0; });
   ASSERT_EQ(srv.app.calls("/slow"), 1u);
-  for (int i = 0; i < 5000 && srv.pool->idle_threads() != 1; ++i) std::this_thread::yield();
+  spin_until([&] { return srv.pool->idle_threads() == 1; });
   ASSERT_EQ(srv.pool->idle_threads(), 1u);
   auto start = std::chrono::steady_clock::now();
   int fast = connect_to(srv.port);
