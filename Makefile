@@ -248,8 +248,9 @@ build/py-asan/build.ninja: $(OPENSSL_STATUS) | .stamp-deps
 # pytest's suites too (PYTEST_WORKERS; 0 runs them in one process), but for
 # the tests marked `alone`, whose bounds are on latency under a load of their
 # own: a second process's load broke them (a fleet's p99 of 50 ms was 557 ms
-# beside the suites and the background builds), so they run after the rest,
-# in one process.
+# beside the suites and the background builds; 312 ms beside the builds
+# alone), so they run after the rest, in one process, once the background
+# builds (caches-background) have ended.
 ASAN_PYTEST_WORKERS ?= 2
 PYTEST_WORKERS ?= 2
 
@@ -286,6 +287,9 @@ PYTEST_SUITES := tests/integration tests/conformance tests/bench tests/fleet tes
 pytest: build
 	$(VENV_PY) -m pytest $(PYTEST_SUITES) -p no:cacheprovider -m "not alone" -n $(PYTEST_WORKERS) --dist loadfile \
 		--durations=20
+	@if [ -f build/caches.pid ] && kill -0 "$$(cat build/caches.pid)" 2>/dev/null; then \
+		echo "pytest: the tests marked alone wait for the background builds to end (build/caches.log)"; \
+		while kill -0 "$$(cat build/caches.pid)" 2>/dev/null; do sleep 5; done; fi
 	$(VENV_PY) -m pytest $(PYTEST_SUITES) -p no:cacheprovider -m alone --durations=5
 
 # The slow caches a fresh machine lacks (the sid chroot, CPython 3.13t and
@@ -299,7 +303,7 @@ pytest: build
 caches-background: | .stamp-deps
 	@mkdir -p build
 	@(nice -n 19 sh -c '$(PYTHON) tools/sid_chroot.py create; $(PYTHON) tools/python_ft.py build; \
-		$(PYTHON) tools/python_ft.py build --tsan' > build/caches.log 2>&1 &)
+		$(PYTHON) tools/python_ft.py build --tsan' > build/caches.log 2>&1 & echo $$! > build/caches.pid)
 
 test: caches-background build unit asan tsan lint pytest asan-pytest fuzz-smoke autobahn-quick h2spec matrix \
 	freethreaded tsan-freethreaded
