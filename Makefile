@@ -287,9 +287,10 @@ PYTEST_SUITES := tests/integration tests/conformance tests/bench tests/fleet tes
 pytest: build
 	$(VENV_PY) -m pytest $(PYTEST_SUITES) -p no:cacheprovider -m "not alone" -n $(PYTEST_WORKERS) --dist loadfile \
 		--durations=20
-	@if [ -f build/caches.pid ] && kill -0 "$$(cat build/caches.pid)" 2>/dev/null; then \
+	@pid=$$(cat build/caches.pid 2>/dev/null); \
+	if [ -n "$$pid" ] && grep -qs sid_chroot "/proc/$$pid/cmdline"; then \
 		echo "pytest: the tests marked alone wait for the background builds to end (build/caches.log)"; \
-		while kill -0 "$$(cat build/caches.pid)" 2>/dev/null; do sleep 5; done; fi
+		while grep -qs sid_chroot "/proc/$$pid/cmdline"; do sleep 5; done; fi
 	$(VENV_PY) -m pytest $(PYTEST_SUITES) -p no:cacheprovider -m alone --durations=5
 
 # The slow caches a fresh machine lacks (the sid chroot, CPython 3.13t and
